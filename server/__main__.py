@@ -1,0 +1,3 @@
+from .server import run_server
+
+run_server()

@@ -1,0 +1,214 @@
+"""The MCP server: names, descriptions and annotations over the functions in tools/.
+
+Each tool takes the fields of one request model from tools/ as its arguments
+(so the model's ``Field`` limits become the input schema) and returns that
+function's report model (so clients get an output schema). No arithmetic and no
+file reading happen here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import sys
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
+
+from .. import __version__
+from ..tools import corpus
+from ..tools.errors import FundamentalsError
+
+__all__ = ["build_server", "run_server", "SERVER_NAME"]
+
+SERVER_NAME = "llm-inference-fundamentals"
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+"""Every tool only reads: the corpus, the catalogs, or the file it is given."""
+
+HUB_LOOKUP = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=True)
+"""For a tool that may fetch a model config from the Hugging Face Hub."""
+
+INSTRUCTIONS = """\
+Reference corpus and calculators for LLM inference performance.
+- search_references / read_reference: answer questions from the corpus; cite page and anchor.
+- size_deployment: GPU memory (weights, KV cache, overheads), fit, max concurrency, roofline ceilings.
+- compute_metrics: TTFT, TPOT, ITL, E2E latency, throughput and goodput from benchmark records or result files.
+- audit_benchmark: check a benchmark write-up against the benchmark contract and metric rules.
+Keep evidence classes apart: a measurement, an estimate and a ceiling are different claims.
+"""
+
+
+logger = logging.getLogger(__name__)
+
+
+def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel], name: str) -> Callable[..., BaseModel]:
+    """Wrap ``fn(request)`` as a function whose keyword arguments are the request's fields.
+
+    The MCP SDK builds a tool's input schema from the function signature, so the
+    wrapper's signature copies each field (type, limits, description, default).
+    Errors the user can fix become a ``ToolError`` so their message reaches the
+    client; anything else stays a crash whose text is kept on the server.
+    """
+    parameters = []
+    for field_name, field in request_model.model_fields.items():
+        annotation = Annotated[
+            (field.annotation, *field.metadata, Field(description=field.description, examples=field.examples))
+        ]
+        default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
+        parameters.append(inspect.Parameter(field_name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default))
+    returns = typing.get_type_hints(fn)["return"]
+
+    def tool(**arguments: Any) -> BaseModel:
+        try:
+            return fn(request_model.model_validate(arguments))
+        except (FundamentalsError, ValidationError) as exc:
+            raise ToolError(str(exc)) from exc
+
+    tool.__name__ = name
+    tool.__doc__ = fn.__doc__
+    tool.__signature__ = inspect.Signature(parameters, return_annotation=returns)  # type: ignore[attr-defined]
+    return tool
+
+
+def build_server(references: corpus.Corpus | None = None) -> MCPServer:
+    """Build the server with every tool, resource and prompt registered.
+
+    ``references`` defaults to the bundled corpus; tests pass a small one.
+    """
+    docs = references if references is not None else corpus.default_corpus()
+    server = MCPServer(
+        name=SERVER_NAME,
+        title="LLM inference fundamentals",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+    )
+
+    # --- tools ---------------------------------------------------------------
+
+    server.tool(
+        name="search_references",
+        title="Search the LLM inference reference corpus",
+        description=(
+            "Search the reference corpus on LLM inference performance (inference mechanics, metrics, "
+            "benchmarking, memory sizing, batching, prefix caching, speculative decoding, parallelism, "
+            "GPU fundamentals, infrastructure, deployment). BM25 over sections, headings weighted above "
+            "body text, acronyms expanded (TTFT, TPOT, ITL, KV, GQA, MLA, MoE, TP/PP/EP...). Returns the "
+            "best sections with page, anchor and score, cut to max_tokens; read on with read_reference."
+        ),
+        annotations=READ_ONLY,
+    )(_request_tool(docs.search, corpus.SearchRequest, "search_references"))
+
+    server.tool(
+        name="read_reference",
+        title="Read a reference page or section",
+        description=(
+            "Read one reference page, or one section of it (by heading text or anchor), as markdown. "
+            "Long answers are cut at max_tokens: when truncated is true, call again with offset=next_offset."
+        ),
+        annotations=READ_ONLY,
+    )(_request_tool(docs.read, corpus.ReadRequest, "read_reference"))
+
+
+    # --- resources -----------------------------------------------------------
+
+    @server.resource(
+        "llm-inference://references",
+        name="references-index",
+        title="Reference corpus index",
+        description="The reference pages with their sections and anchors.",
+        mime_type="text/markdown",
+    )
+    def references_index() -> str:
+        return docs.index().to_text()
+
+    for page in docs.index().pages:
+        server.resource(
+            f"llm-inference://references/{page.id}",
+            name=page.id,
+            title=page.title,
+            description=page.scope,
+            mime_type="text/markdown",
+        )(_page_reader(docs, page.id))
+
+    @server.resource(
+        "skill://llm-inference-fundamentals/SKILL.md",
+        name="skill",
+        title="SKILL.md: the operating model",
+        description="The agent skill: working model, evidence classes, benchmark contract, metric rules, routes.",
+        mime_type="text/markdown",
+    )
+    def skill() -> str:
+        return corpus.skill_text()
+
+    # --- prompts -------------------------------------------------------------
+
+    @server.prompt(name="answer_question", title="Answer an LLM inference question")
+    def answer_question(question: str) -> str:
+        """Answer a question about LLM inference with the skill's workflow."""
+        return (
+            "Answer this question about LLM inference performance:\n\n"
+            f"{question}\n\n"
+            "Work as SKILL.md describes: search_references for the relevant sections and read_reference "
+            "for the details; name the observation point of every metric; label each figure as a "
+            "measurement, an estimate or a ceiling; use size_deployment for memory or speed arithmetic "
+            "rather than doing it by hand; cite the page and anchor you relied on."
+        )
+
+    @server.prompt(name="size_deployment", title="Size a deployment")
+    def size_deployment_prompt(model: str, context_tokens: str = "", concurrency: str = "", gpu: str = "") -> str:
+        """Work out GPU memory, fit and ceilings for a model and workload."""
+        workload = ", ".join(
+            part
+            for part in (
+                f"{context_tokens} tokens per sequence" if context_tokens else "",
+                f"{concurrency} concurrent sequences" if concurrency else "",
+                f"on {gpu}" if gpu else "",
+            )
+            if part
+        )
+        return (
+            f"Size a deployment of {model}" + (f" ({workload})" if workload else "") + ".\n\n"
+            "Call size_deployment with the model, the tokens resident per sequence (prompt plus output) and "
+            "the concurrency; ask for whatever is missing rather than assuming a configured max context is the "
+            "workload. Report weights, KV cache, overheads and per-GPU totals, whether it fits, max concurrency, "
+            "and the decode and prefill ceilings, each labelled estimate or ceiling, with the assumptions. "
+            "Explain trade-offs (KV precision, weight format, TP degree) from references/memory-sizing.md."
+        )
+
+    @server.prompt(name="audit_benchmark", title="Audit a benchmark write-up")
+    def audit_benchmark_prompt(writeup: str) -> str:
+        """Check whether a benchmark write-up can be trusted."""
+        return (
+            "Audit this benchmark write-up against the benchmark contract:\n\n"
+            f"{writeup}\n\n"
+            "Call audit_benchmark with the text. Summarise what is declared, partial or missing, which metric "
+            "rules are violated, and what the authors must add before the numbers can be compared or trusted. "
+            "Quote the evidence lines. If raw results are attached, recompute them with compute_metrics."
+        )
+
+    return server
+
+
+def _page_reader(docs: corpus.Corpus, page_id: str) -> Callable[[], str]:
+    def read_page() -> str:
+        return docs.page_markdown(page_id)
+
+    read_page.__name__ = f"read_{page_id.replace('-', '_')}"
+    return read_page
+
+
+def run_server(transport: str = "stdio", *, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp") -> None:
+    """Serve over stdio (stdout carries only JSON-RPC) or streamable HTTP."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    server = build_server()
+    if transport == "stdio":
+        server.run("stdio")
+    else:
+        logger.warning("serving streamable HTTP on http://%s:%d%s", host, port, path)
+        server.run("streamable-http", host=host, port=port, streamable_http_path=path)

@@ -1,0 +1,207 @@
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from llm_inference_fundamentals.tools.corpus import (
+    CHARS_PER_TOKEN,
+    Corpus,
+    ReadRequest,
+    SearchRequest,
+    expand_query,
+    glossary,
+    parse_page,
+    slugify,
+    tokenize,
+)
+from llm_inference_fundamentals.tools.errors import InvalidQueryError, UnknownPageError, UnknownSectionError
+
+FIXTURES = Path(__file__).parent / "data" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return Corpus.from_directory(FIXTURES)
+
+
+def test_readme_is_not_a_page(corpus):
+    assert corpus.page_ids == ["alpha", "beta", "gamma"]
+
+
+def test_sections_carry_heading_path_anchor_and_lines(corpus):
+    sections = {(s.page, s.anchor): s for s in corpus.sections}
+    ttft = sections[("alpha", "time-to-first-token")]
+    assert ttft.heading_path == ["Alpha latency", "Time to first token"]
+    assert (ttft.line_start, ttft.line_end) == (5, 8)
+    assert ttft.text.startswith("## Time to first token")
+    nested = sections[("alpha", "decode-speed-1")]
+    assert nested.heading_path == ["Alpha latency", "Decode speed", "Decode speed"]
+    assert nested.level == 3
+
+
+def test_hash_lines_inside_code_fences_are_not_headings():
+    sections = parse_page("alpha", (FIXTURES / "alpha.md").read_text())
+    assert [s.heading for s in sections] == ["Alpha latency", "Time to first token", "Decode speed", "Decode speed"]
+    assert "# not a heading" in sections[-1].text
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("TTFT", "ttft"),
+        ("E2E latency", "e2e-latency"),
+        ("Worked example: Llama-3.1-70B", "worked-example-llama-31-70b"),
+        ("Context and sequence parallelism", "context-and-sequence-parallelism"),
+        ("What's a KV cache?", "whats-a-kv-cache"),
+        ("Prefill (compute-bound) vs. decode", "prefill-compute-bound-vs-decode"),
+    ],
+)
+def test_slugify_follows_github_anchor_rules(heading, anchor):
+    assert slugify(heading) == anchor
+
+
+def test_tokenize_keeps_versions_and_drops_stopwords():
+    assert tokenize("What is the p99 TTFT of Llama-3.1 in fp8?") == ["p99", "ttft", "llama", "3.1", "fp8"]
+
+
+def test_glossary_expands_acronym_to_long_form_and_back():
+    assert {"time", "first", "token"} <= set(expand_query(tokenize("TTFT")))
+    assert "ttft" in expand_query(tokenize("time to first token"))
+
+
+def test_glossary_entries_name_existing_pages_and_a_source():
+    pages = {
+        "inference-mechanics", "metrics", "benchmarking", "memory-sizing", "batching", "prefix-caching",
+        "speculative-decoding", "parallelism", "gpu-fundamentals", "infrastructure", "deployment",
+    }
+    for entry in glossary():
+        assert entry.page in pages, entry.term
+        assert entry.source.strip(), entry.term
+    terms = {e.term for e in glossary()}
+    assert {"TTFT", "TPOT", "ITL", "E2EL", "KV cache", "GQA", "MQA", "MLA", "MoE", "TP", "PP", "EP", "DP",
+            "PD disaggregation", "SLO", "HBM"} <= terms
+
+
+def test_search_finds_section_through_acronym_expansion(corpus):
+    hits = corpus.search(SearchRequest(query="TTFT")).hits
+    assert (hits[0].page, hits[0].anchor) == ("alpha", "time-to-first-token")
+
+
+def test_heading_match_ranks_above_body_match(corpus):
+    # "prefill" is the heading of beta#prefill and only a body word in beta#weights and alpha#time-to-first-token.
+    hits = corpus.search(SearchRequest(query="prefill")).hits
+    assert (hits[0].page, hits[0].anchor) == ("beta", "prefill")
+
+
+def test_search_is_deterministic(corpus):
+    first = corpus.search(SearchRequest(query="decode speed tokens", k=10))
+    second = corpus.search(SearchRequest(query="decode speed tokens", k=10))
+    assert first == second
+
+
+def test_search_respects_page_filter_and_k(corpus):
+    hits = corpus.search(SearchRequest(query="prefill", page="alpha", k=1)).hits
+    assert len(hits) == 1 and hits[0].page == "alpha"
+
+
+@pytest.mark.parametrize("query", ["   ", "?!#$%", "the of and"])
+def test_query_without_words_is_rejected(corpus, query):
+    with pytest.raises((InvalidQueryError, ValidationError)) as info:
+        corpus.search(SearchRequest(query=query))
+    assert "query" in str(info.value)
+
+
+def test_empty_query_fails_validation():
+    with pytest.raises(ValidationError, match="query"):
+        SearchRequest(query="")
+
+
+def test_unknown_search_page_lists_valid_pages(corpus):
+    with pytest.raises(UnknownPageError, match="pages: alpha, beta, gamma"):
+        corpus.search(SearchRequest(query="prefill", page="delta"))
+
+
+def test_no_match_returns_empty_hits_with_a_note(corpus):
+    result = corpus.search(SearchRequest(query="zebra giraffe"))
+    assert result.hits == [] and "no section" in result.note
+
+
+def test_search_answer_fits_the_token_budget(corpus):
+    result = corpus.search(SearchRequest(query="batching schedules", max_tokens=200))
+    assert sum(len(h.text) for h in result.hits) <= 200 * CHARS_PER_TOKEN
+    hit = result.hits[0]
+    assert hit.truncated and result.truncated and hit.next_offset
+    rest = corpus.read(ReadRequest(page=hit.page, section=hit.anchor, offset=hit.next_offset, max_tokens=20000))
+    assert hit.text.rstrip() + "\n\n" + rest.text.lstrip() == corpus.find_section("gamma", "long-section").text
+
+
+def test_read_whole_page_and_section_by_anchor_or_heading(corpus):
+    page = corpus.read(ReadRequest(page="beta"))
+    assert page.text.startswith("# Beta memory") and not page.truncated and page.next_offset is None
+    by_anchor = corpus.read(ReadRequest(page="beta", section="kv-cache"))
+    by_heading = corpus.read(ReadRequest(page="beta", section="KV Cache"))
+    assert by_anchor.text == by_heading.text
+    assert by_anchor.text.startswith("## KV cache") and "## Weights" not in by_anchor.text
+
+
+def test_read_section_includes_its_subsections(corpus):
+    text = corpus.read(ReadRequest(page="alpha", section="decode-speed")).text
+    assert "### Decode speed" in text
+
+
+def test_read_pages_through_a_long_section(corpus):
+    pieces, offset = [], 0
+    while offset is not None:
+        part = corpus.read(ReadRequest(page="gamma", section="long-section", offset=offset, max_tokens=500))
+        assert len(part.text) <= 500 * CHARS_PER_TOKEN + 120  # the read-on note
+        pieces.append(part.text.split("\n\n[truncated at character")[0])
+        offset = part.next_offset
+    assert len(pieces) > 3
+    assert "Paragraph 399" in pieces[-1]
+
+
+def test_read_offset_past_the_end_is_an_error(corpus):
+    with pytest.raises(UnknownSectionError, match="past the end"):
+        corpus.read(ReadRequest(page="beta", offset=10**6))
+
+
+def test_unknown_section_lists_anchors(corpus):
+    with pytest.raises(UnknownSectionError, match="sections: kv-cache, weights, prefill"):
+        corpus.read(ReadRequest(page="beta", section="nope"))
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["../../etc/passwd", "/etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e/%2e%2e/etc/passwd", "beta.md", "README", "readme"],
+)
+def test_read_rejects_path_tricks(corpus, page):
+    with pytest.raises(UnknownPageError) as info:
+        corpus.read(ReadRequest(page=page))
+    assert "pages: alpha, beta, gamma" in str(info.value)
+    assert "root:" not in str(info.value)
+
+
+def test_symlinked_page_is_not_served(tmp_path):
+    (tmp_path / "real.md").write_text("# Real\n\nScope.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    (tmp_path / "leak.md").symlink_to(secret)
+    corpus = Corpus.from_directory(tmp_path)
+    assert corpus.page_ids == ["real"]
+    with pytest.raises(UnknownPageError):
+        corpus.read(ReadRequest(page="leak"))
+
+
+def test_empty_directory_gives_an_empty_corpus(tmp_path):
+    corpus = Corpus.from_directory(tmp_path)
+    assert corpus.page_ids == []
+    assert corpus.search(SearchRequest(query="prefill")).hits == []
+
+
+def test_index_lists_pages_scopes_and_sections(corpus):
+    index = corpus.index()
+    beta = next(p for p in index.pages if p.id == "beta")
+    assert beta.title == "Beta memory"
+    assert beta.scope == "Scope: a fixture page about memory."
+    assert [s.anchor for s in beta.sections] == ["beta-memory", "kv-cache", "weights", "prefill"]
+    assert "- KV cache (#kv-cache)" in index.to_text()

@@ -1,0 +1,41 @@
+"""Who may import whom (STYLE.md, "Dependency direction"), and the public surface of tools/."""
+
+import ast
+from pathlib import Path
+
+import llm_inference_fundamentals.tools as tools
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imports(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield ("." * node.level) + (node.module or "")
+
+
+def test_tools_import_neither_mcp_nor_server_nor_cli():
+    for path in sorted((ROOT / "tools").rglob("*.py")):
+        depth = len(path.relative_to(ROOT / "tools").parts)  # tools/x.py -> 1, tools/metrics/x.py -> 2
+        for name in _imports(path):
+            assert not name.split(".")[0] == "mcp", f"{path} imports {name}"
+            leading = len(name) - len(name.lstrip("."))
+            if leading > depth:  # climbs out of tools/
+                target = name.lstrip(".").split(".")[0]
+                assert target not in {"server", "cli"}, f"{path} imports {name}"
+            assert "llm_inference_fundamentals.server" not in name and "llm_inference_fundamentals.cli" not in name
+
+
+def test_server_does_no_file_io():
+    source = (ROOT / "server" / "server.py").read_text()
+    for call in ("open(", "read_text(", "read_bytes(", "Path("):
+        assert call not in source, f"server/server.py calls {call}; file access belongs in tools/"
+
+
+def test_every_public_name_is_exported_and_exists():
+    for name in tools.__all__:
+        assert hasattr(tools, name), name
+    assert tools.__all__ == sorted(tools.__all__)

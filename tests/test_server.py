@@ -1,0 +1,113 @@
+"""The MCP server driven in-process through the SDK's own client."""
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from llm_inference_fundamentals.server import build_server
+from llm_inference_fundamentals.tools.corpus import Corpus
+
+pytestmark = pytest.mark.anyio
+
+FIXTURES = Path(__file__).parent / "data" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def server():
+    return build_server(Corpus.from_directory(FIXTURES))
+
+
+async def test_every_tool_is_read_only_and_publishes_an_output_schema(server):
+    async with Client(server, raise_exceptions=True) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert {"search_references", "read_reference"} <= set(tools)
+    for tool in tools.values():
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.idempotent_hint is True
+        assert tool.annotations.destructive_hint is not True
+        assert tool.output_schema and tool.output_schema["type"] == "object"
+        assert tool.description
+
+
+async def test_search_tool_schema_carries_field_limits(server):
+    async with Client(server, raise_exceptions=True) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    props = tools["search_references"].input_schema["properties"]
+    assert tools["search_references"].input_schema["required"] == ["query"]
+    assert props["k"]["minimum"] == 1 and props["k"]["maximum"] == 20 and props["k"]["default"] == 5
+    assert props["max_tokens"]["default"] == 2000
+    assert "description" in props["query"]
+
+
+async def test_search_references_returns_structured_hits(server):
+    async with Client(server, raise_exceptions=True) as client:
+        result = await client.call_tool("search_references", {"query": "time to first token", "k": 2})
+    assert not result.is_error
+    hit = result.structured_content["hits"][0]
+    assert (hit["page"], hit["anchor"]) == ("alpha", "time-to-first-token")
+    assert set(hit) >= {"page", "section", "anchor", "score", "text", "truncated", "next_offset"}
+
+
+async def test_read_reference_pages_with_next_offset(server):
+    async with Client(server, raise_exceptions=True) as client:
+        first = await client.call_tool("read_reference", {"page": "gamma", "max_tokens": 300})
+        data = first.structured_content
+        assert data["truncated"] and data["next_offset"]
+        second = await client.call_tool("read_reference", {"page": "gamma", "offset": data["next_offset"], "max_tokens": 300})
+    assert second.structured_content["offset"] == data["next_offset"]
+    assert "offset=" in data["text"]  # the text itself says how to read on
+
+
+@pytest.mark.parametrize("page", ["../../etc/passwd", "/etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2fetc"])
+async def test_read_reference_rejects_path_traversal(server, page):
+    async with Client(server) as client:
+        result = await client.call_tool("read_reference", {"page": page})
+    assert result.is_error
+    text = result.content[0].text
+    assert "pages: alpha, beta, gamma" in text
+    assert "root:" not in text
+
+
+async def test_bad_arguments_are_tool_errors_naming_the_field(server):
+    async with Client(server) as client:
+        result = await client.call_tool("search_references", {"query": "prefill", "k": 0})
+        empty = await client.call_tool("search_references", {"query": "?!?"})
+    assert result.is_error and "k" in result.content[0].text
+    assert empty.is_error and "no searchable words" in empty.content[0].text
+
+
+async def test_every_page_is_a_resource_beside_an_index(server):
+    async with Client(server, raise_exceptions=True) as client:
+        uris = {str(r.uri) for r in (await client.list_resources()).resources}
+        index = (await client.read_resource("llm-inference://references")).contents[0].text
+        beta = (await client.read_resource("llm-inference://references/beta")).contents[0].text
+    assert {"llm-inference://references", "skill://llm-inference-fundamentals/SKILL.md"} <= uris
+    assert {f"llm-inference://references/{p}" for p in ("alpha", "beta", "gamma")} <= uris
+    assert "beta: Beta memory" in index
+    assert beta == (FIXTURES / "beta.md").read_text()
+
+
+async def test_skill_is_served_as_a_resource(server):
+    async with Client(server, raise_exceptions=True) as client:
+        text = (await client.read_resource("skill://llm-inference-fundamentals/SKILL.md")).contents[0].text
+    assert text.startswith("---\nname: llm-inference-fundamentals")
+
+
+async def test_prompts_cover_the_three_jobs(server):
+    async with Client(server, raise_exceptions=True) as client:
+        names = {p.name for p in (await client.list_prompts()).prompts}
+        answer = await client.get_prompt("answer_question", {"question": "Why is TPOT n-1?"})
+        size = await client.get_prompt("size_deployment", {"model": "llama-3.1-70b", "context_tokens": "32768"})
+        audit = await client.get_prompt("audit_benchmark", {"writeup": "We got 5000 tok/s."})
+    assert {"answer_question", "size_deployment", "audit_benchmark"} <= names
+    assert "Why is TPOT n-1?" in answer.messages[0].content.text
+    assert "llama-3.1-70b" in size.messages[0].content.text and "32768 tokens" in size.messages[0].content.text
+    assert "5000 tok/s" in audit.messages[0].content.text
+
+
+async def test_structured_content_matches_the_text_block(server):
+    async with Client(server, raise_exceptions=True) as client:
+        result = await client.call_tool("search_references", {"query": "kv cache"})
+    assert json.loads(result.content[0].text) == result.structured_content

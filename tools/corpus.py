@@ -1,0 +1,588 @@
+"""The reference corpus: pages split into sections, BM25 search, and paged reading.
+
+Every ``references/*.md`` page is parsed with markdown-it-py and split at its
+headings (levels 1 to 3) into sections that know their page, heading path,
+anchor (GitHub's slug rules) and line range. Search ranks sections with BM25
+(rank-bm25) over two fields, heading text (with the page title) weighted above
+body text, after expanding acronyms both ways from ``data/glossary.json``.
+Answers are cut to a token budget and say where to read on.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import InvalidQueryError, UnknownPageError, UnknownSectionError
+
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "Corpus",
+    "PageIndex",
+    "PageInfo",
+    "ReadRequest",
+    "ReadResult",
+    "SearchHit",
+    "SearchRequest",
+    "SearchResults",
+    "Section",
+    "SectionInfo",
+    "default_corpus",
+    "list_pages",
+    "page_text",
+    "read_reference",
+    "search_references",
+    "skill_text",
+    "slugify",
+]
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+"""The repository root in a checkout; the ``llm_inference_fundamentals`` folder when installed."""
+
+CHARS_PER_TOKEN = 4
+"""Budgets are in tokens, estimated as characters / 4 (English prose with markdown)."""
+
+HEADING_WEIGHT = 1.6
+"""How much a match in the heading path counts against a match in the body."""
+
+EXPANSION_WEIGHT = 0.6
+"""Weight of query terms added by the glossary, against the user's own terms."""
+
+MIN_RELATIVE_SCORE = 0.2
+"""Hits scoring below this fraction of the best hit are dropped as noise."""
+
+PAGE_ID = r"^[a-z0-9][a-z0-9-]{0,63}$"
+MAX_QUERY_CHARS = 1000
+
+
+# --- models -------------------------------------------------------------------
+
+
+class Section(BaseModel):
+    """One heading of a page and the lines under it, up to the next heading (levels 1-3)."""
+
+    page: str = Field(description="Page id: the file name without .md.")
+    page_title: str
+    heading: str = Field(description="The heading text.")
+    heading_path: list[str] = Field(description="Page title, then the parent headings, then this heading.")
+    anchor: str = Field(description="The heading's anchor (GitHub slug rules).")
+    level: int = Field(description="Heading level, 1 for the page title.")
+    line_start: int = Field(description="First line (1-based) of the section, its heading.")
+    line_end: int = Field(description="Last line (1-based) of the section, before the next heading.")
+    text: str = Field(description="The section's markdown, heading included.")
+
+
+class SearchRequest(BaseModel):
+    """Arguments of ``search_references``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)] = Field(
+        description="What to look for, in words: a question, acronyms or keywords."
+    )
+    k: int = Field(5, ge=1, le=20, description="How many sections to return at most (1-20).")
+    page: str | None = Field(None, description="Only search this page id, e.g. 'metrics'. Omit for all pages.")
+    max_tokens: int = Field(
+        2000, ge=100, le=20000, description="Token budget for the whole answer (about 4 characters a token)."
+    )
+
+
+class SearchHit(BaseModel):
+    """One matching section; ``text`` is cut to the budget when ``truncated``."""
+
+    page: str = Field(description="Page id, usable with read_reference.")
+    section: str = Field(description="Heading of the section.")
+    anchor: str = Field(description="Anchor of the section; pass it as read_reference's section.")
+    heading_path: list[str]
+    lines: str = Field(description="Line range of the section in references/<page>.md, e.g. '40-72'.")
+    score: float = Field(description="BM25 score (higher is better); only comparable within one answer.")
+    text: str
+    truncated: bool = Field(description="True when text stops before the end of the section.")
+    next_offset: int | None = Field(
+        description="When truncated: pass as read_reference's offset (with this page and section) to read on."
+    )
+
+
+class SearchResults(BaseModel):
+    """The answer of ``search_references``."""
+
+    query: str
+    expanded_terms: list[str] = Field(description="Terms the glossary added to the query.")
+    hits: list[SearchHit]
+    truncated: bool = Field(description="True when the budget cut a hit's text or left out hits.")
+    note: str = Field(description="How to read on, or why nothing was found.")
+
+    def to_text(self) -> str:
+        if not self.hits:
+            return self.note
+        parts = []
+        for n, hit in enumerate(self.hits, 1):
+            where = f"references/{hit.page}.md#{hit.anchor} (lines {hit.lines})"
+            parts.append(f"[{n}] {' > '.join(hit.heading_path)}\n    {where}  score {hit.score:.2f}\n\n{hit.text.rstrip()}\n")
+        if self.note:
+            parts.append(self.note)
+        return "\n".join(parts)
+
+
+class ReadRequest(BaseModel):
+    """Arguments of ``read_reference``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    page: Annotated[str, Field(min_length=1, max_length=200)] = Field(
+        description="Page id, e.g. 'memory-sizing' (see the references index)."
+    )
+    section: str | None = Field(
+        None, max_length=300, description="A heading's anchor or text, e.g. 'kv-cache-per-token'. Omit for the page."
+    )
+    offset: int = Field(0, ge=0, description="Character offset to start from (a previous answer's next_offset).")
+    max_tokens: int = Field(
+        2000, ge=100, le=20000, description="Token budget for the answer (about 4 characters a token)."
+    )
+
+
+class ReadResult(BaseModel):
+    """The answer of ``read_reference``: a page or section, possibly cut to the budget."""
+
+    page: str
+    section: str | None = Field(description="Heading of the section read; None for the whole page.")
+    anchor: str | None
+    lines: str = Field(description="Line range read from references/<page>.md.")
+    offset: int
+    text: str
+    truncated: bool
+    next_offset: int | None = Field(description="When truncated: the offset to pass next time to read on.")
+    total_chars: int = Field(description="Length of the whole page or section.")
+
+    def to_text(self) -> str:
+        return self.text
+
+
+class SectionInfo(BaseModel):
+    heading: str
+    anchor: str
+    level: int
+    line: int
+
+
+class PageInfo(BaseModel):
+    id: str
+    title: str
+    scope: str = Field(description="The page's scope paragraph.")
+    sections: list[SectionInfo]
+
+
+class PageIndex(BaseModel):
+    """Every reference page with its sections."""
+
+    pages: list[PageInfo]
+
+    def to_text(self) -> str:
+        lines = ["# Reference corpus", ""]
+        for page in self.pages:
+            lines.append(f"## {page.id}: {page.title}")
+            lines.append("")
+            if page.scope:
+                lines += [page.scope, ""]
+            for s in page.sections:
+                if s.level > 1:
+                    lines.append(f"{'  ' * (s.level - 2)}- {s.heading} (#{s.anchor})")
+            lines.append("")
+        return "\n".join(lines).rstrip() + "\n"
+
+
+# --- text processing ---------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_STOPWORDS = frozenset(
+    """a an and are as at be been but by can could do does did for from had has have how i if in into is it
+    its me my of on or our should so than that the their them then there these they this to us was we were
+    what when where which while who why will with would you your i'm it's vs about any some get""".split()
+)
+
+
+def _stem(word: str) -> str:
+    """A deliberately small stemmer: plural and a few verb endings, enough for BM25 recall."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased, stemmed words without stopwords; digits and dotted versions kept (p99, fp8, 3.1)."""
+    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+
+
+def slugify(heading: str, seen: dict[str, int] | None = None) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered."""
+    slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+    if seen is not None:
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        if count:
+            slug = f"{slug}-{count}"
+    return slug
+
+
+# --- glossary ----------------------------------------------------------------
+
+
+class GlossaryEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    term: str
+    forms: list[str] = Field(min_length=1, description="Other ways to write the term: expansions, spellings.")
+    definition: str
+    page: str
+    source: str
+
+
+@functools.cache
+def glossary() -> tuple[GlossaryEntry, ...]:
+    """The glossary that drives query expansion (``data/glossary.json``), validated once."""
+    raw = json.loads(resources.files(__package__).joinpath("data/glossary.json").read_text(encoding="utf-8"))
+    return tuple(GlossaryEntry.model_validate(entry) for entry in raw["entries"])
+
+
+@functools.cache
+def _expansion_table() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...]:
+    """(form tokens, other forms' tokens) for every form of every glossary term."""
+    table = []
+    for entry in glossary():
+        forms = [tuple(tokenize(f)) for f in [entry.term, *entry.forms]]
+        forms = [f for f in dict.fromkeys(forms) if f]
+        for f in forms:
+            table.append((f, tuple(o for o in forms if o != f)))
+    return tuple(table)
+
+
+def expand_query(tokens: list[str]) -> list[str]:
+    """Terms the glossary adds: every other form of each term found in the query."""
+    added: list[str] = []
+    present = set(tokens)
+    for form, others in _expansion_table():
+        n = len(form)
+        if any(tuple(tokens[i : i + n]) == form for i in range(len(tokens) - n + 1)):
+            for other in others:
+                for tok in other:
+                    if tok not in present and tok not in added:
+                        added.append(tok)
+    return added
+
+
+# --- parsing -----------------------------------------------------------------
+
+
+@functools.cache
+def _block_parser():
+    """A CommonMark block parser; inline parsing is switched off (heading text is all we need)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").disable("inline")
+
+
+def parse_page(page_id: str, markdown: str) -> list[Section]:
+    """Split one page at its level 1-3 headings (markdown-it-py, so fenced '#' lines are not headings)."""
+    tokens = _block_parser().parse(markdown)
+    lines = markdown.splitlines()
+    heads: list[tuple[int, int, str]] = []  # (level, 0-based line, text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map is not None:
+            level = int(tok.tag[1])
+            if level <= 3:
+                heads.append((level, tok.map[0], tokens[i + 1].content.strip()))
+    if not heads or heads[0][1] > 0 and any(line.strip() for line in lines[: heads[0][1]]):
+        heads.insert(0, (1, 0, page_id))
+    title = next((text for level, _, text in heads if level == 1), page_id)
+    seen: dict[str, int] = {}
+    path: list[str] = []
+    sections = []
+    for n, (level, start, text) in enumerate(heads):
+        end = heads[n + 1][1] if n + 1 < len(heads) else len(lines)
+        while len(path) >= level:
+            path.pop()
+        path.append(text)
+        heading_path = path if level == 1 else [title, *path[1:]]
+        sections.append(
+            Section(
+                page=page_id,
+                page_title=title,
+                heading=text,
+                heading_path=list(heading_path),
+                anchor=slugify(text, seen),
+                level=level,
+                line_start=start + 1,
+                line_end=max(start + 1, end),
+                text="\n".join(lines[start:end]).strip("\n"),
+            )
+        )
+    return sections
+
+
+def _scope_of(sections: list[Section]) -> str:
+    """The first paragraph after the page title."""
+    if not sections:
+        return ""
+    body = sections[0].text.split("\n", 1)[1] if "\n" in sections[0].text else ""
+    for para in re.split(r"\n\s*\n", body.strip()):
+        if para.strip() and not para.lstrip().startswith(("#", "```", "|", "-", ">")):
+            return " ".join(para.split())
+    return ""
+
+
+# --- the index ---------------------------------------------------------------
+
+
+class Corpus:
+    """A directory of reference pages, parsed and indexed for search.
+
+    Build one with ``Corpus.from_directory(path)``; the installed corpus is
+    ``default_corpus()``. Pages are read once, at construction: page ids that
+    come from a caller are only ever looked up in this table, never joined into
+    a file path.
+    """
+
+    def __init__(self, pages: dict[str, str]):
+        from rank_bm25 import BM25Okapi
+
+        self._markdown = dict(sorted(pages.items()))
+        self._sections: dict[str, list[Section]] = {pid: parse_page(pid, md) for pid, md in self._markdown.items()}
+        self.sections: list[Section] = [s for pid in self._sections for s in self._sections[pid]]
+        bodies = [tokenize(s.text.split("\n", 1)[1] if s.level and "\n" in s.text else "") for s in self.sections]
+        heads = [tokenize(" ".join(s.heading_path)) for s in self.sections]
+        self._body = BM25Okapi(_nonempty(bodies))
+        self._head = BM25Okapi(_nonempty(heads))
+
+    @classmethod
+    def from_directory(cls, directory: Path) -> Corpus:
+        """Read every ``*.md`` of ``directory`` except README.md (regular files only, no symlinks)."""
+        pages = {}
+        for path in sorted(Path(directory).glob("*.md")):
+            if path.name.lower() == "readme.md" or path.is_symlink() or not path.is_file():
+                continue
+            if re.match(PAGE_ID, path.stem):
+                pages[path.stem] = path.read_text(encoding="utf-8")
+        return cls(pages)
+
+    @property
+    def page_ids(self) -> list[str]:
+        return list(self._markdown)
+
+    def _check_page(self, page: str) -> str:
+        if page not in self._markdown:
+            shown = page if len(page) <= 60 else page[:57] + "..."
+            raise UnknownPageError(f"page {shown!r} not found; pages: {', '.join(self.page_ids)}")
+        return page
+
+    def index(self) -> PageIndex:
+        return PageIndex(
+            pages=[
+                PageInfo(
+                    id=pid,
+                    title=secs[0].page_title if secs else pid,
+                    scope=_scope_of(secs),
+                    sections=[SectionInfo(heading=s.heading, anchor=s.anchor, level=s.level, line=s.line_start) for s in secs],
+                )
+                for pid, secs in self._sections.items()
+            ]
+        )
+
+    def page_markdown(self, page: str) -> str:
+        return self._markdown[self._check_page(page)]
+
+    def find_section(self, page: str, section: str) -> Section:
+        """A section by anchor, by heading text, or by a heading slugged the same way."""
+        secs = self._sections[self._check_page(page)]
+        wanted = section.strip().lstrip("#").strip()
+        for match in (
+            lambda s: s.anchor == wanted,
+            lambda s: s.heading.lower() == wanted.lower(),
+            lambda s: s.anchor == slugify(wanted),
+        ):
+            for s in secs:
+                if match(s):
+                    return s
+        anchors = ", ".join(s.anchor for s in secs if s.level > 1)
+        shown = wanted if len(wanted) <= 60 else wanted[:57] + "..."
+        raise UnknownSectionError(f"section {shown!r} not found on page {page!r}; sections: {anchors}")
+
+    def subtree_text(self, section: Section) -> tuple[str, int]:
+        """The section with its subsections (until the next heading of the same or a higher level)."""
+        secs = self._sections[section.page]
+        i = secs.index(section)
+        end = section.line_end
+        for s in secs[i + 1 :]:
+            if s.level <= section.level:
+                break
+            end = s.line_end
+        lines = self._markdown[section.page].splitlines()
+        return "\n".join(lines[section.line_start - 1 : end]).strip("\n"), end
+
+    def search(self, request: SearchRequest) -> SearchResults:
+        tokens = tokenize(request.query)
+        if not tokens:
+            raise InvalidQueryError(
+                "query has no searchable words (only stopwords, symbols or whitespace); "
+                "ask in words, e.g. 'how is TPOT computed'"
+            )
+        page = self._check_page(request.page) if request.page else None
+        expanded = expand_query(tokens)
+        scores = self._scores(tokens, expanded)
+        order = sorted(
+            (i for i, s in enumerate(self.sections) if scores[i] > 0 and (page is None or s.page == page)),
+            key=lambda i: (-scores[i], i),
+        )
+        if order:
+            floor = scores[order[0]] * MIN_RELATIVE_SCORE
+            order = [i for i in order if scores[i] >= floor][: request.k]
+        if not order:
+            where = f"page {page!r}" if page else "the corpus"
+            return SearchResults(
+                query=request.query,
+                expanded_terms=expanded,
+                hits=[],
+                truncated=False,
+                note=f"no section of {where} matches; try other words or read the index (read_reference without a section).",
+            )
+        budget = request.max_tokens * CHARS_PER_TOKEN
+        hits: list[SearchHit] = []
+        cut = False
+        for rank, i in enumerate(order):
+            s = self.sections[i]
+            # Share what is left fairly between this hit and the ones after it.
+            share = max(400, budget // (len(order) - rank)) if rank < len(order) - 1 else budget
+            text, next_offset = _cut(s.text, 0, share)
+            if next_offset is not None:
+                cut = True
+            budget -= len(text)
+            hits.append(
+                SearchHit(
+                    page=s.page,
+                    section=s.heading,
+                    anchor=s.anchor,
+                    heading_path=s.heading_path,
+                    lines=f"{s.line_start}-{s.line_end}",
+                    score=round(float(scores[i]), 4),
+                    text=text,
+                    truncated=next_offset is not None,
+                    next_offset=next_offset,
+                )
+            )
+            if budget < 200 and rank < len(order) - 1:
+                cut = True
+                break
+        note = (
+            "Some text was cut to fit max_tokens: call read_reference(page, section=anchor, offset=next_offset) to read on."
+            if cut
+            else ""
+        )
+        return SearchResults(query=request.query, expanded_terms=expanded, hits=hits, truncated=cut, note=note)
+
+    def _scores(self, tokens: list[str], expanded: list[str]):
+        import numpy as np
+
+        scores = np.zeros(len(self.sections))
+        for weight, terms in ((1.0, tokens), (EXPANSION_WEIGHT, expanded)):
+            if terms:
+                scores += weight * (self._body.get_scores(terms) + HEADING_WEIGHT * self._head.get_scores(terms))
+        return scores
+
+    def read(self, request: ReadRequest) -> ReadResult:
+        page = self._check_page(request.page.strip())
+        if request.section:
+            s = self.find_section(page, request.section)
+            text, end = self.subtree_text(s)
+            heading, anchor, first = s.heading, s.anchor, s.line_start
+        else:
+            text = self._markdown[page].strip("\n")
+            heading, anchor, first, end = None, None, 1, len(self._markdown[page].splitlines())
+        if request.offset > len(text):
+            raise UnknownSectionError(
+                f"offset {request.offset} is past the end of the text ({len(text)} characters); use 0 to {len(text)}"
+            )
+        body, next_offset = _cut(text, request.offset, request.max_tokens * CHARS_PER_TOKEN)
+        if next_offset is not None:
+            body += f"\n\n[truncated at character {next_offset} of {len(text)}: call read_reference again with offset={next_offset} to read on]"
+        return ReadResult(
+            page=page,
+            section=heading,
+            anchor=anchor,
+            lines=f"{first}-{end}",
+            offset=request.offset,
+            text=body,
+            truncated=next_offset is not None,
+            next_offset=next_offset,
+            total_chars=len(text),
+        )
+
+
+def _nonempty(docs: list[list[str]]) -> list[list[str]]:
+    """BM25Okapi divides by zero when no document has a word; give it a word nobody can query."""
+    return docs if any(docs) else [["\x00"]] * max(1, len(docs))
+
+
+def _cut(text: str, offset: int, max_chars: int) -> tuple[str, int | None]:
+    """``text[offset:]`` cut to ``max_chars`` at a paragraph or line break; also the offset to read on from."""
+    rest = text[offset:]
+    if len(rest) <= max_chars:
+        return rest, None
+    window = rest[:max_chars]
+    for sep in ("\n\n", "\n", " "):
+        at = window.rfind(sep)
+        if at > max_chars // 2:
+            return rest[:at].rstrip(), offset + at + len(sep)
+    return window, offset + max_chars
+
+
+# --- the installed corpus -----------------------------------------------------
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def _default_corpus() -> Corpus:
+    return Corpus.from_directory(PACKAGE_ROOT / "references")
+
+
+def default_corpus() -> Corpus:
+    """The bundled corpus, built on first use (thread-safe: MCP runs sync tools on worker threads)."""
+    with _lock:
+        return _default_corpus()
+
+
+def search_references(request: SearchRequest) -> SearchResults:
+    """Search the bundled reference corpus; the best sections first, cut to the token budget."""
+    return default_corpus().search(request)
+
+
+def read_reference(request: ReadRequest) -> ReadResult:
+    """Read a bundled reference page or section from ``offset``, cut to the token budget."""
+    return default_corpus().read(request)
+
+
+def list_pages() -> PageIndex:
+    """The bundled pages with their titles, scopes and section anchors."""
+    return default_corpus().index()
+
+
+def page_text(page: str) -> str:
+    """The markdown of one bundled page."""
+    return default_corpus().page_markdown(page)
+
+
+def skill_text() -> str:
+    """The bundled SKILL.md."""
+    return (PACKAGE_ROOT / "SKILL.md").read_text(encoding="utf-8")

@@ -1,0 +1,69 @@
+"""Errors a user can fix, raised by every function in tools/.
+
+    FundamentalsError (ValueError)      base: the message is shown to the user as is
+    ├── InvalidQueryError               a search query with nothing to search for
+    ├── UnknownPageError                a reference page id that does not exist
+    ├── UnknownSectionError             a section that is not on the page
+    ├── UnknownModelError               a model name the catalog does not know
+    ├── UnknownGPUError                 a GPU name the catalog does not know
+    ├── ModelConfigError                a config.json that is malformed or incomplete
+    ├── InputFormatError                a file or payload that cannot be parsed
+    ├── NetworkUnavailableError         a look-up that needs the network failed
+    └── UnknownRefError                 a git ref that an upstream repository does not have
+
+The MCP server turns any of these into a tool error with the same message; the
+CLI prints ``ErrorName: message`` on stderr and exits 1.
+"""
+
+__all__ = [
+    "FundamentalsError",
+    "InputFormatError",
+    "InvalidQueryError",
+    "ModelConfigError",
+    "NetworkUnavailableError",
+    "UnknownGPUError",
+    "UnknownModelError",
+    "UnknownPageError",
+    "UnknownRefError",
+    "UnknownSectionError",
+]
+
+
+class FundamentalsError(ValueError):
+    """Base class: bad input the user can correct; the message says how."""
+
+
+class InvalidQueryError(FundamentalsError):
+    """Raised when a search query is empty or holds no searchable word."""
+
+
+class UnknownPageError(FundamentalsError):
+    """Raised when a page id names no reference page (the message lists them)."""
+
+
+class UnknownSectionError(FundamentalsError):
+    """Raised when a section names no heading of the page (the message lists them)."""
+
+
+class UnknownModelError(FundamentalsError):
+    """Raised when a model name is not in the catalog (the message suggests close names)."""
+
+
+class UnknownGPUError(FundamentalsError):
+    """Raised when a GPU name is not in the catalog (the message suggests close names)."""
+
+
+class ModelConfigError(FundamentalsError):
+    """Raised when a model config is malformed or lacks a field sizing needs."""
+
+
+class InputFormatError(FundamentalsError):
+    """Raised when a file or inline payload cannot be parsed; names the line or field."""
+
+
+class NetworkUnavailableError(FundamentalsError):
+    """Raised when a look-up needs the network (Hub, GitHub) and it failed."""
+
+
+class UnknownRefError(FundamentalsError):
+    """Raised when a branch, tag or commit is not found in an upstream repository."""
