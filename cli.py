@@ -154,12 +154,185 @@ def _add_install_skill(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.metrics import FORMATS, MetricsRequest
+
+    fields = MetricsRequest.model_fields
+    p = subparsers.add_parser(
+        "metrics",
+        help="compute TTFT, TPOT, ITL, E2E latency, throughput and goodput from benchmark records or result files",
+        description="Reads per-request records (JSONL/CSV) or a vLLM, SGLang, AIPerf, GenAI-Perf or GuideLLM result "
+        "file and computes metrics with vllm bench serve's definitions. Formats: "
+        + "; ".join(f"{k} = {v}" for k, v in FORMATS.items()),
+    )
+    p.add_argument("file", help="result file, or - to read standard input")
+    p.add_argument("--format", default="auto", choices=["auto", *FORMATS], help="input format (default: auto-detect)")
+    p.add_argument(
+        "--goodput",
+        nargs="+",
+        metavar="KEY:MS",
+        default=None,
+        help="SLOs for goodput, vLLM syntax: ttft:500 tpot:50 e2el:10000 (ms; met when value <= SLO)",
+    )
+    p.add_argument(
+        "--percentiles", default=None, metavar="P[,P...]", help="extra percentiles besides p90, p95, p99, e.g. 50,99.9"
+    )
+    p.add_argument("--run-index", type=int, default=None, help=fields["run_index"].description)
+    p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help=fields["duration_s"].description)
+    p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
+    p.add_argument("--plot", default=None, metavar="OUT.png", help="draw TTFT/ITL histograms and output tokens/s over time (needs the 'plot' extra: matplotlib)")
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.errors import InputFormatError
+        from .tools.metrics import compute_metrics, parse_goodput
+
+        slos = parse_goodput(args.goodput) if args.goodput else {}
+        percentiles: list[float] = []
+        if args.percentiles:
+            try:
+                percentiles = [float(p) for p in args.percentiles.split(",") if p.strip()]
+            except ValueError:
+                raise InputFormatError(f"percentiles: {args.percentiles!r} is not a comma-separated list of numbers") from None
+        source = {"text": sys.stdin.read()} if args.file == "-" else {"path": args.file}
+        request = MetricsRequest(
+            **source,
+            format=args.format,
+            run_index=args.run_index,
+            slo_ttft_ms=slos.get("ttft"),
+            slo_tpot_ms=slos.get("tpot"),
+            slo_e2el_ms=slos.get("e2el"),
+            percentiles=percentiles,
+            duration_s=args.duration,
+            max_file_mb=args.max_file_mb,
+        )
+        report = compute_metrics(request, plot_path=args.plot)
+        if args.plot:
+            print(f"plot written to {args.plot}", file=sys.stderr)
+        return report
+
+    p.set_defaults(run=run)
+
+
+def _add_size(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.sizing import SizingRequest
+
+    f = SizingRequest.model_fields
+    p = subparsers.add_parser(
+        "size", help="size a deployment: weights, KV cache, overheads, fit, capacity, roofline ceilings",
+        description="Give a model by catalog name or HF repo id (positional), or --config PATH / --config-json TEXT.")
+    p.add_argument("model", nargs="?", default=None, help=f["model"].description)
+    p.add_argument("--config", dest="config_path", default=None, help=f["config_path"].description)
+    p.add_argument("--config-json", default=None, help=f["config_json"].description)
+    p.add_argument("--revision", default=f["hub_revision"].default, help=f["hub_revision"].description)
+    p.add_argument("--offline", action="store_true", help=f["offline"].description)
+    p.add_argument("--weights", default=None, help=f["weights"].description)
+    p.add_argument("--kv", default=f["kv"].default, help=f["kv"].description)
+    p.add_argument("--tokens", type=int, default=None, help=f["tokens"].description)
+    p.add_argument("--prompt-tokens", type=int, default=None, help=f["prompt_tokens"].description)
+    p.add_argument("--concurrency", type=int, default=f["concurrency"].default, help=f["concurrency"].description)
+    p.add_argument("--gpu", default=None, help=f["gpu"].description)
+    p.add_argument("--gpus", type=int, default=None, help=f["gpus"].description)
+    p.add_argument("--tp", type=int, default=f["tp"].default, help=f["tp"].description)
+    p.add_argument("--pp", type=int, default=f["pp"].default, help=f["pp"].description)
+    p.add_argument("--ep", type=int, default=f["ep"].default, help=f["ep"].description)
+    p.add_argument("--gpu-memory-bytes", type=int, default=None, help=f["gpu_memory_bytes"].description)
+    p.add_argument("--overhead-bytes", type=int, default=None, help=f["overhead_bytes"].description)
+    p.add_argument("--memory-utilization", type=float, default=f["memory_utilization"].default,
+                   help=f["memory_utilization"].description)
+    p.add_argument("--max-num-batched-tokens", type=int, default=None, help=f["max_num_batched_tokens"].description)
+    p.add_argument("--no-cuda-graphs", dest="cuda_graphs", action="store_false", help="eager mode: no CUDA-graph memory")
+    p.add_argument("--bandwidth-efficiency", type=float, default=f["bandwidth_efficiency"].default,
+                   help=f["bandwidth_efficiency"].description)
+    p.add_argument("--compute-efficiency", type=float, default=f["compute_efficiency"].default,
+                   help=f["compute_efficiency"].description)
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.sizing import size_deployment
+
+        request = SizingRequest(
+            model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.revision,
+            offline=args.offline, weights=args.weights, kv=args.kv, tokens=args.tokens,
+            prompt_tokens=args.prompt_tokens, concurrency=args.concurrency, gpu=args.gpu, gpus=args.gpus, tp=args.tp,
+            pp=args.pp, ep=args.ep, gpu_memory_bytes=args.gpu_memory_bytes, overhead_bytes=args.overhead_bytes,
+            memory_utilization=args.memory_utilization, max_num_batched_tokens=args.max_num_batched_tokens,
+            cuda_graphs=args.cuda_graphs, bandwidth_efficiency=args.bandwidth_efficiency,
+            compute_efficiency=args.compute_efficiency)
+        return size_deployment(request)
+
+    p.set_defaults(run=run)
+
+
+def _add_audit(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.audit import AuditRequest
+
+    fields = AuditRequest.model_fields
+    p = subparsers.add_parser(
+        "audit",
+        help="audit a benchmark write-up, manifest or result file against the benchmark contract",
+        description="Checks every benchmark-contract item (declared/partial/missing/n/a) and metric rule "
+        "(ok/violation/unclear/n/a) with line-numbered evidence. --template prints a fill-in report that "
+        "satisfies every item; --manifest-schema prints the BenchmarkManifest JSON Schema.",
+    )
+    p.add_argument("file", nargs="?", default=None, help="write-up (.md/.txt), manifest (.json/.yaml) or result file; - reads stdin")
+    p.add_argument("--format", default="auto", choices=["auto", "markdown", "manifest", "result"], help=fields["format"].description)
+    p.add_argument("--template", action="store_true", help="print a fill-in markdown report that satisfies every contract item")
+    p.add_argument("--manifest-schema", action="store_true", help="print the JSON Schema of BenchmarkManifest")
+
+    def run(args: argparse.Namespace) -> BaseModel | int:
+        from .tools.audit import audit_benchmark, audit_template
+        from .tools.manifest import manifest_json_schema
+
+        if args.template:
+            print(audit_template(), end="")
+            return 0
+        if args.manifest_schema:
+            print(json.dumps(manifest_json_schema(), indent=2))
+            return 0
+        if args.file is None:
+            print(f"{PROG} audit: give a FILE (or - for stdin), --template or --manifest-schema", file=sys.stderr)
+            return 2
+        source = {"text": sys.stdin.read()} if args.file == "-" else {"path": args.file}
+        return audit_benchmark(AuditRequest(**source, format=args.format))
+
+    p.set_defaults(run=run)
+
+
+def _add_upstream(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.upstream import UpstreamRequest
+
+    fields = UpstreamRequest.model_fields
+    p = subparsers.add_parser(
+        "upstream",
+        help="check the upstream LLM Inference Handbook for changes since the pinned revisions (needs network)",
+        description="Lists upstream pages changed, added or removed since the pins in tools/data/upstream.json, the "
+        "reference pages each feeds, and (unless --no-audit) older paragraphs with no close match in the newer text. "
+        "Set GITHUB_TOKEN to raise the GitHub API rate limit.",
+    )
+    p.add_argument("--modular-ref", default=fields["modular_ref"].default, metavar="REF", help=fields["modular_ref"].description)
+    p.add_argument("--bentoml-ref", default=fields["bentoml_ref"].default, metavar="REF", help=fields["bentoml_ref"].description)
+    p.add_argument("--no-audit", action="store_true", help="only compare file lists (skips fetching page text)")
+    p.add_argument("--threshold", type=float, default=fields["threshold"].default, help=fields["threshold"].description)
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.upstream import check_upstream
+
+        request = UpstreamRequest(
+            modular_ref=args.modular_ref, bentoml_ref=args.bentoml_ref, audit=not args.no_audit, threshold=args.threshold
+        )
+        return check_upstream(request)
+
+    p.set_defaults(run=run)
+
 
 _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_serve,
     _add_search,
     _add_read,
+    _add_size,
+    _add_metrics,
+    _add_audit,
     _add_install_skill,
+    _add_upstream,
 ]
 
 

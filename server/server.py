@@ -21,7 +21,8 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from .. import __version__
-from ..tools import corpus
+from ..tools import audit, corpus, sizing
+from ..tools import metrics as metrics_tools
 from ..tools.errors import FundamentalsError
 
 __all__ = ["build_server", "run_server", "SERVER_NAME"]
@@ -43,6 +44,52 @@ Reference corpus and calculators for LLM inference performance.
 Keep evidence classes apart: a measurement, an estimate and a ceiling are different claims.
 """
 
+SIZE_DEPLOYMENT_DESCRIPTION = (
+    "Size a serving deployment of an open LLM (catalog name, HF repo id fetched from the Hub, or a config.json): "
+    "weight bytes in any format (bf16, fp8 channel/block, int8, int4 AWQ/GPTQ with group scales, mxfp4, nvfp4, "
+    "GGUF; default = the checkpoint's quantization_config), KV cache per token and for the declared workload "
+    "(tokens per sequence x concurrency), recurrent state, itemized overheads, per-GPU totals under TP/PP/EP, "
+    "fits, max concurrency, max tokens per sequence, and decode/prefill roofline ceilings. Formulas: "
+    "KV/token = 2 x layers x kv_heads x head_dim x bytes (references/memory-sizing.md#kv-cache-per-token); MLA "
+    "(kv_lora_rank + qk_rope_head_dim) x bytes, not split by TP (#mla); sliding layers capped at the window "
+    "(#sliding-window-and-interleaved-attention); Mamba/linear layers fixed state (#hybrid-recurrent-state); "
+    "kv_heads per GPU = max(1, kv_heads // TP) (#per-gpu-memory-under-parallelism); capacity "
+    "(#max-concurrency-and-max-context). Decode ceiling = bytes read per step / HBM bandwidth with "
+    "E[distinct experts] = E(1-(1-k/E)^B); prefill = FLOPs / dense peak. Use it instead of hand arithmetic; "
+    "figures are labelled exact, estimate or ceiling, with assumptions listed."
+)
+"""Description of size_deployment (kept under ~1,200 characters)."""
+
+COMPUTE_METRICS_DESCRIPTION = (
+    "Compute LLM serving metrics from a benchmark's per-request records or result file: TTFT, TPOT, ITL and E2E "
+    "latency distributions (mean, median, std, p90/p95/p99 plus requested percentiles), request/input/output/total "
+    "token throughput, goodput and SLO attainment, per-request output speed, effective prefill throughput. Input: "
+    "path (local file), text (the file's content) or records (inline). Auto-detects generic JSONL/CSV records, "
+    "vllm bench serve JSON (detailed or not, legacy benchmark_serving.py too), SGLang bench_serving JSONL, AIPerf "
+    "profile_export.jsonl / _aiperf.json, GenAI-Perf profile_export.json, GuideLLM benchmarks.json. Definitions as "
+    "vllm bench serve: TPOT = (E2EL - TTFT)/(n - 1) per request, request-weighted (references/metrics.md#tpot); ITL "
+    "= flattened chunk gaps (#itl); goodput = successful requests meeting every SLO (value <= SLO; 1-token requests "
+    "TPOT 0) / duration (#per-run-goodput); numpy linear percentiles, population std; failures excluded, counted. "
+    "source_reported holds the file's own figures and how its tool's definitions differ (#how-tools-differ). Use "
+    "it to recompute or compare results instead of hand arithmetic."
+)
+"""Description of compute_metrics (kept under ~1,200 characters)."""
+
+AUDIT_BENCHMARK_DESCRIPTION = (
+    "Audit an LLM benchmark write-up (markdown or plain text, inline or a path), a BenchmarkManifest (JSON/YAML; "
+    "schema: `llm-inference-fundamentals audit --manifest-schema`) or a result file (vllm bench serve JSON, "
+    "JSONL/CSV records; their recorded config counts) against the benchmark contract "
+    "(references/benchmarking.md#the-benchmark-contract). Returns one finding per contract item (stack, workload, "
+    "state, distributions, speculative, aggregation) as declared | partial | missing | not_applicable, and per metric "
+    "rule (references/benchmarking.md#metric-rules: observation point, TPOT = (E2E - TTFT)/(n - 1) with the first "
+    "token excluded (references/metrics.md#tpot), throughput basis, goodput SLOs, cache-hit labelling, steady decode, "
+    "capacity vs workload, stack comparison, evidence class) as ok | violation | unclear | not_applicable, each with "
+    "evidence (line number and quoted text) and a reason; missing items name the sections searched. Vague values "
+    "('latest vLLM', 'Llama 70B', 'about 1k tokens') are partial; values in code blocks, tables and footnotes count; "
+    "the headline is checked too; conflicting values (two GPU counts) are listed. Use it before trusting or comparing "
+    "benchmarks."
+)
+"""Description of audit_benchmark (kept under ~1,200 characters)."""
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +161,26 @@ def build_server(references: corpus.Corpus | None = None) -> MCPServer:
         annotations=READ_ONLY,
     )(_request_tool(docs.read, corpus.ReadRequest, "read_reference"))
 
+    server.tool(
+        name="size_deployment",
+        title="Size an LLM deployment: memory, fit, capacity, ceilings",
+        description=SIZE_DEPLOYMENT_DESCRIPTION,
+        annotations=HUB_LOOKUP,
+    )(_request_tool(sizing.size_deployment, sizing.SizingRequest, "size_deployment"))
+
+    server.tool(
+        name="compute_metrics",
+        title="Compute TTFT, TPOT, ITL, E2E latency, throughput and goodput",
+        description=COMPUTE_METRICS_DESCRIPTION,
+        annotations=READ_ONLY,
+    )(_request_tool(metrics_tools.compute_metrics, metrics_tools.MetricsRequest, "compute_metrics"))
+
+    server.tool(
+        name="audit_benchmark",
+        title="Audit a benchmark write-up against the benchmark contract",
+        description=AUDIT_BENCHMARK_DESCRIPTION,
+        annotations=READ_ONLY,
+    )(_request_tool(audit.audit_benchmark, audit.AuditRequest, "audit_benchmark"))
 
     # --- resources -----------------------------------------------------------
 
@@ -127,7 +194,7 @@ def build_server(references: corpus.Corpus | None = None) -> MCPServer:
     def references_index() -> str:
         return docs.index().to_text()
 
-    for page in docs.index().pages:
+    for page in docs.summaries():
         server.resource(
             f"llm-inference://references/{page.id}",
             name=page.id,

@@ -49,10 +49,10 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 CHARS_PER_TOKEN = 4
 """Budgets are in tokens, estimated as characters / 4 (English prose with markdown)."""
 
-HEADING_WEIGHT = 1.6
+HEADING_WEIGHT = 1.25
 """How much a match in the heading path counts against a match in the body."""
 
-EXPANSION_WEIGHT = 0.6
+EXPANSION_WEIGHT = 0.3
 """Weight of query terms added by the glossary, against the user's own terms."""
 
 MIN_RELATIVE_SCORE = 0.2
@@ -332,18 +332,40 @@ def parse_page(page_id: str, markdown: str) -> list[Section]:
     return sections
 
 
-def _scope_of(sections: list[Section]) -> str:
-    """The first paragraph after the page title."""
-    if not sections:
-        return ""
-    body = sections[0].text.split("\n", 1)[1] if "\n" in sections[0].text else ""
-    for para in re.split(r"\n\s*\n", body.strip()):
-        if para.strip() and not para.lstrip().startswith(("#", "```", "|", "-", ">")):
-            return " ".join(para.split())
-    return ""
+def _title_and_scope(page_id: str, markdown: str) -> tuple[str, str]:
+    """The page title (its first '# ' line) and the first plain paragraph after it."""
+    lines = markdown.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if start is None:
+        return page_id, ""
+    title = lines[start][2:].strip()
+    for para in re.split(r"\n\s*\n", "\n".join(lines[start + 1 :]).strip()):
+        if para.lstrip().startswith("#"):
+            break
+        if para.strip() and not para.lstrip().startswith(("```", "|", "-", ">", "<")):
+            return title, " ".join(para.split())
+    return title, ""
 
 
 # --- the index ---------------------------------------------------------------
+
+
+class _Parsed:
+    """The parsed pages and the two BM25 fields over their sections."""
+
+    def __init__(self, by_page: dict[str, list[Section]]):
+        from rank_bm25 import BM25Okapi
+
+        self.by_page = by_page
+        self.sections = [s for secs in by_page.values() for s in secs]
+        bodies = [tokenize(s.text.split("\n", 1)[1] if "\n" in s.text else "") for s in self.sections]
+        heads = [tokenize(" ".join(s.heading_path)) for s in self.sections]
+        self.body = BM25Okapi(_nonempty(bodies))
+        self.head = BM25Okapi(_nonempty(heads))
+
+    @classmethod
+    def build(cls, markdown: dict[str, str]) -> _Parsed:
+        return cls({pid: parse_page(pid, md) for pid, md in markdown.items()})
 
 
 class Corpus:
@@ -352,19 +374,26 @@ class Corpus:
     Build one with ``Corpus.from_directory(path)``; the installed corpus is
     ``default_corpus()``. Pages are read once, at construction: page ids that
     come from a caller are only ever looked up in this table, never joined into
-    a file path.
+    a file path. Parsing and indexing wait for the first search or read, so a
+    server lists its resources without paying for them.
     """
 
     def __init__(self, pages: dict[str, str]):
-        from rank_bm25 import BM25Okapi
-
         self._markdown = dict(sorted(pages.items()))
-        self._sections: dict[str, list[Section]] = {pid: parse_page(pid, md) for pid, md in self._markdown.items()}
-        self.sections: list[Section] = [s for pid in self._sections for s in self._sections[pid]]
-        bodies = [tokenize(s.text.split("\n", 1)[1] if s.level and "\n" in s.text else "") for s in self.sections]
-        heads = [tokenize(" ".join(s.heading_path)) for s in self.sections]
-        self._body = BM25Okapi(_nonempty(bodies))
-        self._head = BM25Okapi(_nonempty(heads))
+        self._lock = threading.Lock()
+        self._parsed: _Parsed | None = None
+
+    def _index(self) -> _Parsed:
+        """Sections and BM25 fields, built on first use (MCP runs sync tools on worker threads)."""
+        with self._lock:
+            if self._parsed is None:
+                self._parsed = _Parsed.build(self._markdown)
+            return self._parsed
+
+    @property
+    def sections(self) -> list[Section]:
+        """Every section of every page, in page order."""
+        return self._index().sections
 
     @classmethod
     def from_directory(cls, directory: Path) -> Corpus:
@@ -387,16 +416,26 @@ class Corpus:
             raise UnknownPageError(f"page {shown!r} not found; pages: {', '.join(self.page_ids)}")
         return page
 
+    def summaries(self) -> list[PageInfo]:
+        """Each page's id, title and scope, read from its text without building the index."""
+        return [
+            PageInfo(id=pid, title=title, scope=scope, sections=[])
+            for pid, (title, scope) in ((pid, _title_and_scope(pid, md)) for pid, md in self._markdown.items())
+        ]
+
     def index(self) -> PageIndex:
+        by_page = self._index().by_page
         return PageIndex(
             pages=[
-                PageInfo(
-                    id=pid,
-                    title=secs[0].page_title if secs else pid,
-                    scope=_scope_of(secs),
-                    sections=[SectionInfo(heading=s.heading, anchor=s.anchor, level=s.level, line=s.line_start) for s in secs],
+                info.model_copy(
+                    update={
+                        "sections": [
+                            SectionInfo(heading=s.heading, anchor=s.anchor, level=s.level, line=s.line_start)
+                            for s in by_page[info.id]
+                        ]
+                    }
                 )
-                for pid, secs in self._sections.items()
+                for info in self.summaries()
             ]
         )
 
@@ -405,7 +444,7 @@ class Corpus:
 
     def find_section(self, page: str, section: str) -> Section:
         """A section by anchor, by heading text, or by a heading slugged the same way."""
-        secs = self._sections[self._check_page(page)]
+        secs = self._index().by_page[self._check_page(page)]
         wanted = section.strip().lstrip("#").strip()
         for match in (
             lambda s: s.anchor == wanted,
@@ -421,7 +460,7 @@ class Corpus:
 
     def subtree_text(self, section: Section) -> tuple[str, int]:
         """The section with its subsections (until the next heading of the same or a higher level)."""
-        secs = self._sections[section.page]
+        secs = self._index().by_page[section.page]
         i = secs.index(section)
         end = section.line_end
         for s in secs[i + 1 :]:
@@ -494,10 +533,11 @@ class Corpus:
     def _scores(self, tokens: list[str], expanded: list[str]):
         import numpy as np
 
-        scores = np.zeros(len(self.sections))
+        parsed = self._index()
+        scores = np.zeros(len(parsed.sections))
         for weight, terms in ((1.0, tokens), (EXPANSION_WEIGHT, expanded)):
             if terms:
-                scores += weight * (self._body.get_scores(terms) + HEADING_WEIGHT * self._head.get_scores(terms))
+                scores += weight * (parsed.body.get_scores(terms) + HEADING_WEIGHT * parsed.head.get_scores(terms))
         return scores
 
     def read(self, request: ReadRequest) -> ReadResult:

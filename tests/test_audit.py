@@ -1,0 +1,315 @@
+"""The benchmark-contract audit: write-ups, manifests and result files in, item-by-item findings out."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from audit_agreement import agreement, labelled_cases
+from llm_inference_fundamentals.cli import main
+from llm_inference_fundamentals.server import build_server
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark, audit_template
+from llm_inference_fundamentals.tools.audit_text import ITEM_GROUPS, RULE_IDS
+from llm_inference_fundamentals.tools.errors import InputFormatError
+from llm_inference_fundamentals.tools.manifest import BenchmarkManifest, manifest_json_schema
+from llm_inference_fundamentals.tools.writeup import parse_writeup
+
+DATA = Path(__file__).parent / "data" / "audit"
+STRUCTURED = DATA / "structured"
+SCHEMA_FILE = Path(__file__).parents[1] / "tools" / "data" / "benchmark-manifest.schema.json"
+
+
+def audit_text(text: str, **kw):
+    return audit_benchmark(AuditRequest(text=text, **kw))
+
+
+def status(report, key):
+    return {f.id: f for f in report.items + report.rules}[key]
+
+
+# ---------------------------------------------------------------- labelled set
+
+
+def test_labelled_set_has_at_least_14_writeups_with_every_id_labelled():
+    cases = labelled_cases()
+    assert len(cases) >= 14
+    for _, gold in cases:
+        data = json.loads(gold.read_text())
+        assert set(data["items"]) == set(ITEM_GROUPS), gold.name
+        assert set(data["rules"]) == set(RULE_IDS), gold.name
+
+
+def test_overall_agreement_with_hand_labels_is_at_least_0_85():
+    table, misses = agreement()
+    agree = sum(a for a, _ in table.values())
+    total = sum(b for _, b in table.values())
+    assert agree / total >= 0.85, misses
+
+
+# ---------------------------------------------------------------- judgement conventions
+
+
+def test_vague_declarations_are_partial():
+    r = audit_text("# Llama 70B on the latest vLLM\n\nPrompts were about 1k tokens.\n")
+    assert status(r, "model_artifact").status == "partial"
+    assert status(r, "engine_revision").status == "partial"
+    assert status(r, "prompt_length").status == "partial"
+
+
+def test_values_in_a_launch_command_code_block_count_with_line_numbers():
+    text = "# Run\n\nServer:\n\n```\nvllm serve org-x/Llama-3.1-8B-Instruct --tensor-parallel-size 2 --kv-cache-dtype fp8\n```\n"
+    r = audit_text(text)
+    for key in ("launch_command", "model_artifact", "kv_format"):
+        f = status(r, key)
+        assert f.status == "declared"
+        assert f.evidence[0].line == 6  # the command sits on line 6 of the input
+        assert "vllm serve" in f.evidence[0].text
+
+
+def test_missing_items_name_the_sections_searched():
+    r = audit_text("# Title\n\n## Setup\n\nWe ran it.\n\n## Results\n\nIt was fast: 100 tok/s.\n")
+    f = status(r, "tokenizer")
+    assert f.status == "missing" and f.evidence == []
+    assert any(s.startswith("Setup") for s in f.sections_searched)
+    assert "Results" in f.why
+
+
+def test_speculative_items_are_not_applicable_without_speculation():
+    r = audit_text("Llama 3.1 8B on 1x H100 with vLLM 0.8.5, TTFT p50 40 ms, p99 90 ms. No speculative decoding.\n")
+    assert {f.status for f in r.items if f.group == "speculative"} == {"not_applicable"}
+
+
+def test_distinct_prefixes_is_not_applicable_without_a_ttft_or_prefill_figure():
+    r = audit_text("Decode on 1x H100: TPOT 9 ms with 512-token outputs.\n")
+    assert status(r, "distinct_prefixes").status == "not_applicable"
+    r = audit_text("On 1x H100, TTFT p50 was 80 ms over the ShareGPT dataset.\n")
+    assert status(r, "distinct_prefixes").status == "partial"
+
+
+def test_warm_cache_speedup_in_the_title_without_cache_hit_label_is_a_violation():
+    r = audit_benchmark(AuditRequest(path=str(DATA / "prefix_cache_blog.md")))
+    f = status(r, "cache_hit_labeling")
+    assert f.status == "violation" and f.evidence[0].line == 1
+
+
+def test_sixteen_token_outputs_cannot_support_a_decode_rate():
+    r = audit_text("TPOT averaged 6.1 ms/token over 50 requests that generated 16 tokens each on an RTX 4090.\n")
+    assert status(r, "steady_decode").status == "violation"
+
+
+def test_stack_comparison_flags_engine_comparison_with_different_weight_formats():
+    r = audit_benchmark(AuditRequest(path=str(DATA / "quantized_comparison.md")))
+    f = status(r, "stack_comparison")
+    assert f.status == "violation" and "weight format" in f.why
+
+
+def test_single_variable_ab_is_ok_and_nothing_compared_is_not_applicable():
+    assert status(audit_benchmark(AuditRequest(path=str(DATA / "single_variable_ab.md"))), "stack_comparison").status == "ok"
+    assert status(audit_benchmark(AuditRequest(path=str(DATA / "terse_table.md"))), "stack_comparison").status == "not_applicable"
+
+
+def test_theoretical_figure_presented_as_measured_violates_evidence_class():
+    r = audit_benchmark(AuditRequest(path=str(DATA / "theoretical_peak.md")))
+    assert status(r, "evidence_class").status == "violation"
+
+
+def test_capacity_read_as_served_load_is_a_violation_but_a_flag_alone_is_not_applicable():
+    assert status(audit_benchmark(AuditRequest(path=str(DATA / "capacity_misread.md"))), "capacity_vs_workload").status == "violation"
+    assert status(audit_benchmark(AuditRequest(path=str(DATA / "vllm_launch_codeblock.md"))), "capacity_vs_workload").status == "not_applicable"
+
+
+def test_two_different_gpu_counts_are_reported():
+    r = audit_benchmark(AuditRequest(path=str(DATA / "inconsistent_gpu.md")))
+    assert len(r.inconsistencies) == 1
+    c = r.inconsistencies[0]
+    assert "4" in c.what and "8" in c.what
+    assert [e.line for e in c.evidence] == [3, 8]  # "4x A100" on line 3, "8 A100 GPUs" on line 8
+    assert status(r, "hardware").status == "partial"
+
+
+def test_parse_writeup_keeps_line_maps_for_tables_and_code():
+    w = parse_writeup("# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncmd --x 1\n```\n")
+    kinds = [(b.kind, b.first_line, b.last_line) for b in w.blocks]
+    assert kinds == [("heading", 1, 1), ("table", 3, 5), ("code", 7, 9)]
+
+
+# ---------------------------------------------------------------- template
+
+
+def test_template_satisfies_every_contract_item_and_breaks_no_rule():
+    r = audit_text(audit_template())
+    assert {f.id for f in r.items if f.status != "declared"} == set()
+    assert {r_.status for r_ in r.rules} <= {"ok", "not_applicable"}
+
+
+# ---------------------------------------------------------------- manifests
+
+
+def test_manifest_schema_file_is_in_sync():
+    assert json.loads(SCHEMA_FILE.read_text()) == manifest_json_schema()
+
+
+def test_full_yaml_manifest_declares_every_item():
+    r = audit_benchmark(AuditRequest(path=str(STRUCTURED / "manifest_full.yaml")))
+    assert r.format == "manifest"
+    not_declared = {f.id: f.status for f in r.items if f.status != "declared"}
+    assert not_declared == {k: "not_applicable" for k, g in ITEM_GROUPS.items() if g == "speculative"}
+    assert {x.status for x in r.rules} <= {"ok", "not_applicable"}
+    model = status(r, "model_artifact")
+    assert model.evidence[0].line == 4  # 'model_artifact:' is line 4 of the YAML file
+
+
+def test_sparse_manifest_gets_partials_and_violations():
+    r = audit_benchmark(AuditRequest(path=str(STRUCTURED / "manifest_sparse.json")))
+    assert status(r, "model_artifact").status == "partial"       # "Llama 70B"
+    assert status(r, "engine_revision").status == "partial"      # "latest"
+    assert status(r, "prompt_length").status == "partial"        # "about 1k"
+    assert status(r, "hardware").status == "partial"             # TP 8 on 4 GPUs
+    assert status(r, "stack_comparison").status == "violation"   # engine + hardware + weight format
+    assert status(r, "goodput_slo").status == "violation"        # goodput without SLO
+    assert status(r, "tpot_definition").status == "unclear"
+    assert r.inconsistencies
+
+
+def test_manifest_unknown_key_is_an_error_naming_the_field():
+    with pytest.raises(InputFormatError, match=r"stack\.engine_version: Extra inputs are not permitted"):
+        audit_text('{"stack": {"engine_version": "0.8.5"}}')
+
+
+def test_manifest_wrong_type_is_an_error_naming_the_field():
+    with pytest.raises(InputFormatError, match=r"stack\.hardware\.count"):
+        audit_text("stack:\n  hardware:\n    accelerator: H100\n    count: -2\n", format="manifest")
+
+
+def test_malformed_yaml_names_the_line(tmp_path):
+    bad = tmp_path / "m.yaml"
+    bad.write_text("stack:\n  model_artifact: [unclosed\n")
+    with pytest.raises(InputFormatError, match="YAML"):
+        audit_benchmark(AuditRequest(path=str(bad)))
+
+
+def test_manifest_model_accepts_a_minimal_document():
+    assert BenchmarkManifest.model_validate({}).manifest_version == "1"
+
+
+# ---------------------------------------------------------------- result files
+
+
+def test_vllm_result_file_configuration_counts_as_declarations():
+    r = audit_benchmark(AuditRequest(path=str(STRUCTURED / "vllm_result.json")))
+    assert r.format == "result"
+    for key in ("model_artifact", "tokenizer", "request_count", "concurrency", "latency_distributions", "output_length_completed"):
+        assert status(r, key).status == "declared", key
+    assert status(r, "engine_revision").status == "partial"  # backend "vllm" without a version
+    # 25,600 output tokens / 200 completed requests = 128 tokens per request -> steady decode ok
+    assert status(r, "steady_decode").status == "ok"
+    assert status(r, "model_artifact").evidence[0].line == 1
+
+
+def test_jsonl_records_are_read_as_a_result_file():
+    rows = "\n".join(json.dumps({"prompt_tokens": 100, "output_tokens": 20, "ttft_ms": 50}) for _ in range(5))
+    r = audit_text(rows)
+    assert r.format == "result"
+    assert status(r, "request_count").status == "declared"
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_binary_file_is_a_clear_error(tmp_path):
+    f = tmp_path / "x.md"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    with pytest.raises(InputFormatError, match="binary"):
+        audit_benchmark(AuditRequest(path=str(f)))
+
+
+def test_empty_inputs_are_clear_errors(tmp_path):
+    f = tmp_path / "e.md"
+    f.write_text("  \n")
+    with pytest.raises(InputFormatError, match="empty"):
+        audit_benchmark(AuditRequest(path=str(f)))
+    with pytest.raises(ValueError, match="empty"):
+        AuditRequest(text="   ")
+    with pytest.raises(ValueError, match="exactly one"):
+        AuditRequest()
+
+
+def test_oversized_text_is_rejected_and_a_large_writeup_is_audited():
+    with pytest.raises(ValueError, match="text"):
+        AuditRequest(text="x" * 1_000_001)
+    para = "We measured TTFT p50 80 ms on 8x H100 with vLLM 0.8.5 and 1,000 requests at concurrency 32.\n\n"
+    big = para * (900_000 // len(para))
+    start = time.perf_counter()
+    r = audit_text(big)
+    assert status(r, "hardware").status == "declared"
+    assert time.perf_counter() - start < 60  # a sanity bound, not a benchmark
+
+
+def test_missing_file_is_a_clear_error():
+    with pytest.raises(InputFormatError, match="no such file"):
+        audit_benchmark(AuditRequest(path="/nonexistent/writeup.md"))
+
+
+def test_non_utf8_file_is_a_clear_error(tmp_path):
+    f = tmp_path / "l1.txt"
+    f.write_bytes("Durchsatz mit Gr\xf6\xdfe".encode("latin-1"))
+    with pytest.raises(InputFormatError, match="UTF-8"):
+        audit_benchmark(AuditRequest(path=str(f)))
+
+
+# ---------------------------------------------------------------- front ends
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.anyio
+async def test_cli_json_is_exactly_the_mcp_structured_output(capsys):
+    path = str(DATA / "meticulous_appendix.md")
+    code, out, _ = run(capsys, "audit", path, "--json")
+    assert code == 0
+    async with Client(build_server(), raise_exceptions=True) as client:
+        result = await client.call_tool("audit_benchmark", {"path": path})
+    assert json.loads(out) == result.structured_content
+
+
+@pytest.mark.anyio
+async def test_mcp_bad_input_is_a_tool_error():
+    async with Client(build_server()) as client:
+        result = await client.call_tool("audit_benchmark", {"text": '{"stack": {"nope": 1}}'})
+    assert result.is_error
+    assert "stack.nope" in result.content[0].text
+
+
+def test_cli_default_output_is_a_checklist(capsys):
+    code, out, _ = run(capsys, "audit", str(DATA / "terse_table.md"))
+    assert code == 0
+    assert "model_artifact" in out and "[~]" in out and "metric rules" in out
+
+
+def test_cli_template_and_schema(capsys):
+    code, out, _ = run(capsys, "audit", "--template")
+    assert code == 0 and out == audit_template()
+    code, out, _ = run(capsys, "audit", "--manifest-schema")
+    assert code == 0 and json.loads(out) == manifest_json_schema()
+
+
+def test_cli_reads_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("Llama 70B on 8x H100\n"))
+    code, out, _ = run(capsys, "audit", "-", "--json")
+    assert code == 0 and json.loads(out)["format"] == "markdown"
+
+
+def test_cli_bad_file_is_one_line_on_stderr(capsys, tmp_path):
+    f = tmp_path / "b.md"
+    f.write_bytes(b"\x00\x01\x02")
+    code, out, err = run(capsys, "audit", str(f))
+    assert code == 1 and out == ""
+    assert err.startswith("InputFormatError:") and len(err.strip().splitlines()) == 1

@@ -1,0 +1,951 @@
+"""How a free-text benchmark write-up measures up to the benchmark contract, item by item.
+
+Deterministic pattern families (units, engine flags, Hub model ids, version strings, percentiles,
+keywords such as ``ignore_eos`` or ``warm-up``) find the span that declares each contract item and
+the figures each metric rule applies to. Values count wherever they are written: prose, tables,
+code blocks, launch commands and footnotes. Conventions (DESIGN.md "Benchmark contract"):
+
+- item status: ``declared`` (a specific value), ``partial`` (vague: "latest vLLM", "Llama 70B",
+  "about 1k tokens", a bare "we warmed up"), ``missing`` (nothing found; the finding names the
+  sections searched), ``not_applicable`` (speculative items without speculation, distinct_prefixes
+  without a TTFT or prefill figure);
+- rule status: ``violation`` when the text does what the rule forbids, ``unclear`` when the rule
+  applies but the text does not say enough to judge it, ``ok`` when it holds, ``not_applicable``
+  when the write-up reports nothing the rule is about. The headline is checked like any section.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .writeup import Writeup, quote_line
+
+__all__ = ["ITEM_GROUPS", "RULE_IDS", "TextFinding", "judge_writeup"]
+
+ITEM_GROUPS: dict[str, str] = {
+    **dict.fromkeys(["model_artifact", "tokenizer", "weight_format", "kv_format", "engine_revision",
+                     "launch_command", "kernels", "hardware"], "stack"),
+    **dict.fromkeys(["prompt_length", "output_length_requested", "output_length_completed", "request_count",
+                     "concurrency", "sampling", "stopping"], "workload"),
+    **dict.fromkeys(["prefix_cache_state", "warmup", "distinct_prefixes"], "state"),
+    "latency_distributions": "distributions",
+    **dict.fromkeys(["spec_draft_tokens", "spec_acceptance", "spec_verification", "spec_rejected_work"], "speculative"),
+    **dict.fromkeys(["aggregation_rule", "exclusions"], "aggregation"),
+}
+RULE_IDS = ["observation_point", "tpot_definition", "throughput_basis", "goodput_slo", "cache_hit_labeling",
+            "steady_decode", "capacity_vs_workload", "stack_comparison", "evidence_class"]
+
+
+@dataclass
+class TextFinding:
+    """One judged item or rule: status, evidence lines (line, quoted text) and the reason."""
+
+    id: str
+    status: str
+    why: str
+    evidence: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- vocabularies
+_FAMILIES = (r"llama|qwen|mistral|mixtral|gemma|phi|deepseek|gpt-oss|gpt-j|gpt-neox|falcon|vicuna|granite|olmo|"
+             r"nemotron|kimi|chatglm|glm|starcoder|codellama|minicpm|internlm|baichuan|jamba|dbrx|zephyr|bloom|"
+             r"smollm|exaone|hunyuan|minimax|grok|command-r|yi")
+_ENGINES = (r"vllm|sglang|tensorrt[- ]llm|trt[- ]?llm|tgi|text[- ]generation[- ]inference|llama\.cpp|ollama|exllama(?:v2)?|"
+            r"lmdeploy|mlc[- ]llm|deepspeed(?:-mii|-fastgen)?|ctranslate2|triton inference server|openvino|"
+            r"mlx(?:-lm)?|aphrodite|lorax|llm-d|dynamo|nvidia nim|\bnim\b|turbomind|fastertransformer|hf transformers|"
+            r"hugging ?face transformers")
+_VERSION = r"v?\d+\.\d+(?:\.\d+)?(?:[.-]?(?:post|rc|dev|a|b)\d+)?(?:\+\w+)?|\bb\d{3,5}\b|[0-9a-f]{7,40}\b"
+_GPU = (r"(?:nvidia\s+|amd\s+|instinct\s+)?(?:[HAB]\d{2,3}[A-Z]?|GB[23]00|GH200|H20|L40S?|L4|T4|V100|A10G?|A30|A40|"
+        r"RTX\s?\d{4}(?:\s?Ti)?|RTX\s?(?:A|PRO\s?)\d{4}|GeForce\s+\w+\s?\d{4}|(?<=my\s)[2345]0[5-9]0(?:\s?Ti)?|[2345]0[5-9]0\s?Ti|P40|P100|K80|A[2-6]000|W7900|7900\s?XTX|MI\d{3}[XA]?|Gaudi\s?\d?|TPU\s?v\d\w*|Trainium\d?|"
+        r"Inferentia\d?|(?:Apple\s+)?M[1-4]\s(?:Max|Ultra|Pro)|Jetson\s\w+)")
+_GPU_RX = re.compile(r"(?<![\w/.-])" + _GPU + r"(?![\w])", re.IGNORECASE)
+_BENCH_TOOLS = (r"vllm\s+bench\s+\w+|benchmark_serving(?:\.py)?|benchmark_throughput(?:\.py)?|benchmark_latency(?:\.py)?|"
+                r"bench_serving|genai-perf|aiperf|guidellm|llmperf|inference-perf|llama-bench|trtllm-bench|"
+                r"text-generation-benchmark|locust|\bk6\b|bench_one_batch|bench_offline_throughput")
+_FORMATS = (r"bf16|bfloat16|fp16|float16|f16|fp32|float32|fp8(?:[_-]?e4m3(?:fn)?|[_-]?e5m2)?|e4m3|int8|int4|w8a8|w4a16|"
+            r"w4a8|awq|gptq|nvfp4|mxfp4|fp4|q[2-8]_k(?:_[sml])?|q[458]_[01]|exl2|nf4|bitsandbytes|smoothquant|gguf")
+_VAGUE = _rx(r"\b(?:about|around|approx(?:imately|\.)?|roughly|some|circa|nearly|almost|typical(?:ly)?|latest|newest|"
+             r"recent|current|nightly|main\s+branch|default|short|long|various|several|many|a\s+few)\b|~|≈")
+
+_CLIENT_FLAGS = {"num-prompts", "max-concurrency", "request-rate", "dataset-name", "dataset-path", "random-input-len",
+                 "random-output-len", "random-range-ratio", "ignore-eos", "seed", "num-warmups", "percentile-metrics",
+                 "metric-percentiles", "save-result", "save-detailed", "backend", "endpoint", "base-url", "burstiness",
+                 "goodput", "sharegpt-output-len", "sharegpt-input-len", "result-dir", "result-filename", "host", "port",
+                 "tokenizer", "model", "input-len", "output-len", "num-requests", "temperature", "top-p", "top-k"}
+
+# ---------------------------------------------------------------- metric figures
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_LAT_KW = _rx(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]output[- ]token|\bITL\b|inter[- ]token|"
+              r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token")
+_TTFT_KW = _rx(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
+               r"prompt\s+processing|prompt\s+eval\w*|\bpp\s?\d{2,}\b")
+_TPOT_KW = _rx(r"\bTPOT\b|time[- ]per[- ]output[- ]token|ms\s*/\s*tok(?:en)?\b|ms\s+per\s+(?:output\s+)?token|"
+               r"\bITL\b|inter[- ]token\s+latency")
+_RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
+_RATE_FIG = _rx(_NUM + r"\s*(?:k\s*)?" + _RATE_UNIT + r"|" + _RATE_UNIT)
+_REQ_RATE_FIG = _rx(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
+_GOODPUT = _rx(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    stops = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
+    left = 0
+    for m in stops.finditer(text, 0, start):
+        left = m.end()
+    m = stops.search(text, end)
+    return left, (m.start() if m else len(text))
+
+
+class _Doc:
+    """A write-up with pattern helpers that return quoted evidence."""
+
+    def __init__(self, writeup: Writeup):
+        self.w = writeup
+        self.plains = [b.plain for b in writeup.blocks]
+        self.all_text = "\n".join(self.plains)
+
+    def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
+        """(block index, match) for every match."""
+        for i, block in enumerate(self.w.blocks):
+            if kinds is not None and block.kind not in kinds:
+                continue
+            for m in rx.finditer(self.plains[i]):
+                yield i, m
+
+    def ev(self, i: int, start: int) -> tuple[int, str]:
+        block = self.w.blocks[i]
+        line = block.line_of(start)
+        col = start - (self.plains[i].rfind("\n", 0, start) + 1)
+        return line, quote_line(self.w.lines[line - 1], col)
+
+    def sentence(self, i: int, m: re.Match[str]) -> str:
+        a, b = _sentence_bounds(self.plains[i], m.start(), m.end())
+        return self.plains[i][a:b]
+
+    def window(self, i: int, m: re.Match[str], before: int = 40, after: int = 20) -> str:
+        text = self.plains[i]
+        return text[max(0, m.start() - before):m.end() + after]
+
+    def first(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
+        return next(self.hits(rx, kinds), None)
+
+    def evidence(self, found, limit: int = 3) -> list[tuple[int, str]]:
+        out: list[tuple[int, str]] = []
+        for i, m in found:
+            e = self.ev(i, m.start())
+            if e not in out:
+                out.append(e)
+            if len(out) >= limit:
+                break
+        return out
+
+
+def _vague(text: str) -> bool:
+    return bool(_VAGUE.search(text))
+
+
+class _Judge:
+    def __init__(self, doc: _Doc):
+        self.d = doc
+        self.searched = doc.w.sections()
+        self._cache: dict[str, object] = {}
+
+    # -------------------------------------------------------------- helpers
+    def _missing(self, item: str, what: str) -> TextFinding:
+        return TextFinding(item, "missing", f"no {what} found")
+
+    def _status(self, item: str, declared, partial, what: str, why_decl: str, why_part: str) -> TextFinding:
+        if declared:
+            return TextFinding(item, "declared", why_decl, self.d.evidence(declared))
+        if partial:
+            return TextFinding(item, "partial", why_part, self.d.evidence(partial))
+        return self._missing(item, what)
+
+    def _split(self, rx: re.Pattern[str], kinds=None, vague_ctx: bool = True):
+        """Matches of rx split into specific and vague ones (vague words in the sentence before the value)."""
+        specific, vague = [], []
+        for i, m in self.d.hits(rx, kinds):
+            text = self.d.plains[i]
+            a, _ = _sentence_bounds(text, m.start(), m.end())
+            lead = text[max(a, m.start() - 25):m.end()]
+            (vague if vague_ctx and _vague(lead) else specific).append((i, m))
+        return specific, vague
+
+    # -------------------------------------------------------------- stack
+    def model_artifact(self) -> TextFinding:
+        hub = _rx(r"(?<![\w/.:-])[A-Za-z0-9][\w.-]*/[\w.-]*(?:" + _FAMILIES + r"|\d+(?:\.\d+)?[bm]\b)[\w.-]*")
+        gguf = _rx(r"[\w.-]+\.gguf\b")
+        canon = _rx(r"(?<![\w/.-])(?:meta-)?(?:" + _FAMILIES + r")[\w.]*(?:-[\w.]+)*-(?:\d+(?:\.\d+)?x)?\d+(?:\.\d+)?[bm]"
+                    r"(?:-[\w.]+)*(?![\w/])")
+        fam = _rx(r"\b(?:" + _FAMILIES + r")[\w.-]*")
+        declared = [h for h in self.d.hits(hub) if not h[1].group(0).lower().startswith(("http", "github"))]
+        declared += list(self.d.hits(gguf))
+        declared += list(self.d.hits(_rx(r"(?<![\w/.-])(?:" + _FAMILIES + r")[\w.]*:[\w.-]*\d[\w.-]*")))
+        if not declared:
+            declared = [h for h in self.d.hits(canon) if re.search(r"-(?:instruct|chat|base|it|hf|v\d|\w*\d+(?:\.\d+)?[bm])\b",
+                                                                    h[1].group(0), re.I) and "-" in h[1].group(0)
+                        and re.search(r"(?i)(instruct|chat|base|-it\b|hf|v\d)", h[1].group(0))]
+        return self._status("model_artifact", declared, list(self.d.hits(fam)), "model name or Hub id",
+                            "exact artifact named (Hub id, file or full checkpoint name)",
+                            "only a model family or size is named, not the exact artifact (Hub id + revision)")
+
+    def tokenizer(self) -> TextFinding:
+        decl = _rx(r"--tokenizer[\s=]+\S+|tokenizer(?:_id)?\s*[:=]\s*\S+|tokenizer\s*\(\s*\w|"
+                   r"(?:model'?s|its|the\s+model'?s)\s+(?:own\s+|bundled\s+|default\s+)?tokenizer|tokeni[sz]er\s+of\s+the\s+model|"
+                   r"(?:tiktoken|cl100k|o200k|sentencepiece)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
+                   r"tokeni[sz]ed\s+with\s+\S+|usage\s+field")
+        part = _rx(r"tokeni[sz]\w*")
+        declared = [(i, m) for i, m in self.d.hits(decl) if m.group(0).lower() != "usage field"]
+        return self._status("tokenizer", declared, list(self.d.hits(part)), "tokenizer statement",
+                            "tokenizer identified", "tokenization mentioned but the tokenizer is not identified")
+
+    def _kv_context(self, i: int, m: re.Match[str]) -> bool:
+        text = self.d.plains[i]
+        a, _ = _sentence_bounds(text, m.start(), m.end())
+        before = text[max(a, m.start() - 30):m.start()]
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        row = text[line_start:m.start()]
+        if "|" in row and re.search(r"\|\s*kv", row, re.I):
+            return True
+        after = text[m.end():m.end() + 12]
+        return bool(re.search(r"\bkv\b|kv[-_ ]cache|cache[-_ ]type|-ctk|-ctv", before, re.I)
+                    or re.match(r"\s*(?:kv\b|kv[-_ ]cache)", after, re.I))
+
+    def _formats(self):
+        rx = _rx(r"(?<![A-Za-z0-9])(?:" + _FORMATS + r")(?![A-Za-z0-9])")
+        weight, kv = [], []
+        for i, m in self.d.hits(rx):
+            (kv if self._kv_context(i, m) else weight).append((i, m))
+        return weight, kv
+
+    def weight_format(self) -> TextFinding:
+        weight, _ = self._formats()
+        extra = _rx(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|int4|w4a16|w8a8)\b")
+        declared = weight + list(self.d.hits(extra))
+        part = _rx(r"quantiz\w*|\b\d-bit\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)")
+        partial = [h for h in self.d.hits(part) if not re.search(r"\bno\s+quantiz", self.d.window(*h, 10, 0), re.I)]
+        return self._status("weight_format", declared, partial, "weight dtype or quantization",
+                            "weight format stated", "quantization mentioned without the format")
+
+    def kv_format(self) -> TextFinding:
+        _, kv = self._formats()
+        flag = _rx(r"--kv-cache-dtype[\s=]+(\w+)|kv_cache_dtype\s*[=:]\s*[\"']?(\w+)|(?:--cache-type-k|-ctk)\s+\w+")
+        declared = list(kv)
+        partial = []
+        for i, m in self.d.hits(flag):
+            value = (m.group(1) or m.group(2) or "").lower()
+            (partial if value in ("auto", "") else declared).append((i, m))
+        partial += list(self.d.hits(_rx(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv")))
+        return self._status("kv_format", declared, partial, "KV-cache dtype",
+                            "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")
+
+    def engine_revision(self) -> TextFinding:
+        near = _rx(r"\b(?:" + _ENGINES + r")(?:[\s(:=,\w-]{0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")")
+        image = _rx(r"\b(?:" + _ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + _ENGINES + r")\s*==\s*\d[\w.]*|"
+                    r"\b(?:" + _ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
+        declared = []
+        for i, m in self.d.hits(near):
+            tail = m.group(0)[len(re.match(r"(?i)(?:" + _ENGINES + r")", m.group(0)).group(0)):]
+            if re.search(r"(?i)\b(?:" + _FAMILIES + r")\b", tail):
+                continue
+            declared.append((i, m))
+        declared += list(self.d.hits(image))
+        name = _rx(r"\b(?:" + _ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
+        partial = [h for h in self.d.hits(name) if not re.match(r"(?i)vllm\s+bench", self.d.plains[h[0]][h[1].start():h[1].start() + 12])]
+        return self._status("engine_revision", declared, partial, "engine name with version",
+                            "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+    def launch_command(self) -> TextFinding:
+        cmd = _rx(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
+                  r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
+                  r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
+                  r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)|benchmark_(?:throughput|latency)\.py|"
+                  r"trtllm-bench\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
+        declared = list(self.d.hits(cmd))
+        flag_rx = _rx(r"(?<![\w-])--([a-z][\w-]+)")
+        partial = [(i, m) for i, m in self.d.hits(flag_rx) if m.group(1).lower() not in _CLIENT_FLAGS]
+        partial += list(self.d.hits(_rx(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
+                                       r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
+                                       r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
+                                       r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d")))
+        return self._status("launch_command", declared, partial, "server launch command",
+                            "launch command given", "engine settings mentioned but no complete launch command")
+
+    def kernels(self) -> TextFinding:
+        decl = _rx(r"flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|flashinfer|flashmla|xformers|\btriton\b|cutlass|"
+                   r"\bmarlin\b|machete|cublas(?:lt)?|\baiter\b|composable[- ]kernel|VLLM_ATTENTION_BACKEND|attention[- _]backend|"
+                   r"\bmetal\s+backend|\bcuda\s+backend|\brocm\s+backend|\bvulkan\s+backend|-fa\s+1\b|flash_attn|deep_?gemm|"
+                   r"trtllm-gen|TORCH_SDPA|\bsdpa\b|exllama\s+kernels?|bitblas|fbgemm|\bhipblas")
+        part = _rx(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b")
+        return self._status("kernels", list(self.d.hits(decl)), list(self.d.hits(part)), "attention or GEMM kernel",
+                            "kernels / attention backend named", "kernels mentioned only generically")
+
+    def _gpu_counts(self):
+        """(count, sku, block, match) for every GPU mention with a count."""
+        out = []
+        count_before = _rx(r"(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + _GPU + r")")
+        count_after = _rx(r"(" + _GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*[x×]\s*(\d+)\b")
+        gpus_n = _rx(r"\b(\d+)\s+(?:(" + _GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + _GPU + r")")
+        words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
+        for i, m in self.d.hits(count_before):
+            n = words.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else None)
+            if n:
+                out.append((n, m.group(2).upper().replace(" ", ""), i, m))
+        for i, m in self.d.hits(count_after):
+            out.append((int(m.group(2)), m.group(1).upper().replace(" ", ""), i, m))
+        for i, m in self.d.hits(gpus_n):
+            n = int(m.group(1) or m.group(3))
+            sku = (m.group(2) or m.group(4) or "").upper().replace(" ", "")
+            out.append((n, sku, i, m))
+        return out
+
+    def hardware(self) -> TextFinding:
+        counted = self._gpu_counts()
+        instance = _rx(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
+                       r"Mac\s+(?:Studio|Pro|mini|Book\s+\w+)\s+M[1-4]|\bM[1-4]\s+(?:Max|Ultra)\b|v\d[ep]?-\d+\b")
+        declared = [(i, m) for _, _, i, m in counted] + list(self.d.hits(instance))
+        skus = list(self.d.hits(_GPU_RX))
+        partial = skus + list(self.d.hits(_rx(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance")))
+        finding = self._status("hardware", declared, partial, "accelerator SKU and count",
+                               "accelerator SKU and count stated", "hardware named without SKU or count")
+        conflict = self.gpu_conflict()
+        if conflict and finding.status == "declared" and not self._comparison():
+            finding.status = "partial"
+            finding.why = "GPU counts disagree: " + conflict[0]
+            finding.evidence = conflict[1]
+        return finding
+
+    def gpu_conflict(self) -> tuple[str, list[tuple[int, str]]] | None:
+        counted = [(n, sku, i, m) for n, sku, i, m in self._gpu_counts() if self.d.w.blocks[i].kind != "table"]
+        by_sku: dict[str, set[int]] = {}
+        ev: dict[str, list] = {}
+        for n, sku, i, m in counted:
+            key = re.sub(r"^(NVIDIA|AMD)", "", sku) or "GPU"
+            by_sku.setdefault(key, set()).add(n)
+            ev.setdefault(key, []).append((i, m))
+        generic = {n for n, sku, _, _ in counted if not sku}
+        for key, counts in by_sku.items():
+            if key == "GPU":
+                continue
+            values = counts | generic
+            if len(values) > 1:
+                items = ev[key] + ev.get("GPU", [])
+                return (f"{key} count given as {', '.join(str(v) for v in sorted(values))}", self.d.evidence(items, 4))
+        tp = _rx(r"(?:--tensor-parallel-size|--tp(?:-size)?|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|\bTP\s*=?\s*(\d+)\b")
+        counts = {n for n, *_ in counted}
+        if counts:
+            for i, m in self.d.hits(tp):
+                t = int(m.group(1) or m.group(2))
+                if t > max(counts):
+                    return (f"tensor parallel size {t} exceeds the {max(counts)} GPUs stated",
+                            self.d.evidence([(i, m)] + [(c[2], c[3]) for c in counted], 4))
+        return None
+
+    # -------------------------------------------------------------- workload
+    def _token_spans(self):
+        """Classify every 'N tokens' span as prompt/output(requested|completed) with vagueness."""
+        if "spans" in self._cache:
+            return self._cache["spans"]
+        rx = _rx(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
+                 r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
+        kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=]\s*(\d[\d,]*)")
+        prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
+        out_words = re.compile(r"output|completion|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer", re.I)
+        done_words = re.compile(r"complet|generated|produced|actual|observed|\bmean\b|median|average|\bavg\b|\bp\d\d\b", re.I)
+        cap_words = re.compile(r"\bmax|capped|\bcap\b|limit|up\s+to|budget|at\s+most", re.I)
+        spans = []
+        for i, m in self.d.hits(rx):
+            text = self.d.plains[i]
+            a, b = _sentence_bounds(text, m.start(), m.end())
+            label = (m.group(3) or "") + " " + (m.group(4) or "")
+            before = text[max(a, m.start() - 45):m.start()]
+            after = text[m.end():min(b, m.end() + 16)]
+            kind = None
+            if prompt_words.search(label):
+                kind = "prompt"
+            elif out_words.search(label):
+                kind = "output"
+            else:
+                best = None
+                for w, k in ((prompt_words, "prompt"), (out_words, "output")):
+                    for mm in w.finditer(before):
+                        if best is None or mm.start() > best[0]:
+                            best = (mm.start(), k)
+                kind = best[1] if best else None
+            if kind is None:
+                continue
+            value = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+            ctx = before + m.group(0) + after
+            sub = None
+            if kind == "output":
+                sub = "completed" if done_words.search(before[-40:] + " " + after) or "generated" in label.lower() else "requested"
+            spans.append({"kind": kind, "sub": sub, "value": value, "vague": _vague(before[-20:] + m.group(0)),
+                          "cap": bool(cap_words.search(before[-30:])), "hit": (i, m), "ctx": ctx})
+        for i, m in self.d.hits(kv):
+            kind = "prompt" if m.group(2).lower() in ("input", "prompt") else "output"
+            sub = None
+            if kind == "output":
+                sub = "completed" if (m.group(1) or m.group(2).lower() in ("generated", "completion")) else "requested"
+            spans.append({"kind": kind, "sub": sub, "value": float(m.group(3).replace(",", "")), "vague": False,
+                          "cap": False, "hit": (i, m), "ctx": m.group(0)})
+        self._cache["spans"] = spans
+        return spans
+
+    _IN_OUT = r"\d[\d,]*\s*k?\s*(?:input|prompt)\s+(?:tokens\s+)?(?:and|/|,|with)\s+\d[\d,]*\s*k?\s*output\s+tokens"
+
+    def prompt_length(self) -> TextFinding:
+        flags = _rx(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
+                    r"(?<![\w-])-p)\s*[=: ]\s*\d+|" + self._IN_OUT + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
+        spans = [s for s in self._token_spans() if s["kind"] == "prompt"]
+        declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not s["vague"]]
+        partial = [s["hit"] for s in spans if s["vague"]]
+        partial += list(self.d.hits(_rx(r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
+                                        r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)")))
+        return self._status("prompt_length", declared, partial, "prompt length in tokens",
+                            "prompt length stated in tokens", "prompt length vague or only the dataset is named")
+
+    def output_length_requested(self) -> TextFinding:
+        flags = _rx(r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|max_tokens|max_new_tokens|max-tokens|"
+                    r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict|(?<![\w-])-n)\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
+                    r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT)
+        spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "requested"]
+        declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not s["vague"]]
+        partial = [s["hit"] for s in spans if s["vague"]]
+        partial += list(self.d.hits(_rx(r"(?:short|long)\s+(?:outputs|replies|responses|completions)")))
+        return self._status("output_length_requested", declared, partial, "requested output length (max_tokens)",
+                            "requested output length stated", "requested output length vague")
+
+    def output_length_completed(self) -> TextFinding:
+        spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "completed"]
+        extra = _rx(r"output_lens|completion_tokens\s*[:=]\s*\d|every\s+request\s+(?:completed|generated|produced)\s+(?:exactly\s+)?\d")
+        declared = [s["hit"] for s in spans if not s["vague"]] + list(self.d.hits(extra))
+        partial = [s["hit"] for s in spans if s["vague"]]
+        partial += list(self.d.hits(_rx(r"ignore[_-]eos")))
+        return self._status("output_length_completed", declared, partial, "completed output length",
+                            "completed output length reported",
+                            "only requested length or ignore_eos given; completed tokens not reported")
+
+    def request_count(self) -> TextFinding:
+        flags = _rx(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request_count\s*[=:]\s*\d+|"
+                    r"Successful\s+requests:\s*\d+|\b\d[\d,]*\s+repetitions\b")
+        nreq = _rx(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats)\b")
+        declared = list(self.d.hits(flags))
+        for i, m in self.d.hits(nreq):
+            win = self.d.window(i, m, 25, 12).lower()
+            if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|of\s+\d", win):
+                continue
+            if re.search(r"^\d[\d,]*\s+warm", m.group(0).lower()):
+                continue
+            declared.append((i, m))
+        partial = list(self.d.hits(_rx(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
+        return self._status("request_count", declared, partial, "number of requests",
+                            "request count stated", "request count vague")
+
+    def _capacity_sentence(self, text: str) -> bool:
+        return bool(re.search(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|maximum|\bmax\b|\bup\s+to\b|could|would", text, re.I))
+
+    def concurrency(self) -> TextFinding:
+        rx = _rx(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?\d|"
+                 r"(?:poisson|arrivals?)\b[^.\n]{0,20}?\d+(?:\.\d+)?\s*(?:req|requests?|qps|rps)|\b\d+(?:\.\d+)?\s*(?:QPS|RPS)\b|"
+                 r"concurrency\s*(?:of\s*|[=:]\s*|level\s+)?\d+|\bconc\s*[=:]\s*\d|\b\d+\s+concurrent\b|"
+                 r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]size\s*(?:of\s*|[=:]\s*)?\d+|"
+                 r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
+                 r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
+        declared = []
+        for i, m in self.d.hits(rx):
+            if self._capacity_sentence(self.d.sentence(i, m)) and not m.group(0).startswith("--"):
+                continue
+            declared.append((i, m))
+        for i, block in enumerate(self.d.w.blocks):
+            if block.kind == "table":
+                header = self.d.plains[i].split("\n", 1)[0]
+                mm = re.search(r"concurrency|batch\s*size|\busers\b|\bQPS\b|request\s+rate", header, re.I)
+                if mm:
+                    declared.append((i, mm))
+        partial = list(self.d.hits(_rx(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
+        return self._status("concurrency", declared, partial, "concurrency or request rate",
+                            "load level stated (concurrency, rate or batch size)", "load described only vaguely")
+
+    def sampling(self) -> TextFinding:
+        rx = _rx(r"temperature\s*(?:of\s*|[=:]\s*)?\d|\btemp\s*=\s*\d|top[_-]?p\s*(?:of\s*|[=:]\s*)?\d|top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
+                 r"--temperature|do_sample|no\s+sampling|does\s+not\s+sample|\bargmax\b")
+        part = _rx(r"default\s+sampling|sampling\s+(?:parameters|params|settings)")
+        return self._status("sampling", list(self.d.hits(rx)), list(self.d.hits(part)), "sampling parameters",
+                            "sampling parameters stated", "sampling mentioned without values")
+
+    def stopping(self) -> TextFinding:
+        rx = _rx(r"ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
+                 r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|early\s+stop")
+        return self._status("stopping", list(self.d.hits(rx)), [], "stopping behaviour (EOS / ignore_eos / stop strings)",
+                            "stopping behaviour stated", "")
+
+    # -------------------------------------------------------------- state
+    def _cache_mentions(self):
+        return list(self.d.hits(_rx(r"prefix[- ]cach\w*|prompt\s+cach\w*|radix\s+cache|kv\s+(?:cache\s+)?reuse|cache\s+hits?|"
+                                   r"warm\s+(?:cache|prefix)|cold\s+cache|cached\s+prefix|\bAPC\b|context\s+caching|"
+                                   r"enable[-_]prefix[-_]caching|disable[-_]radix[-_]cache")))
+
+    def _cache_disabled(self):
+        return list(self.d.hits(_rx(r"--no-enable-prefix-caching|--disable-radix-cache|enable_prefix_caching\s*=\s*False|"
+                                    r"(?:prefix|prompt)[- ]cach\w*\s+(?:is\s+|was\s+|were\s+)?(?:disabled|off|turned\s+off)|"
+                                    r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach")))
+
+    def prefix_cache_state(self) -> TextFinding:
+        state_words = re.compile(r"disabled|\boff\b|enabled|\bon\b|cold|warm|reset|flush|clear|hit\s+rate|hits?\b|second\s+(?:pass|run)|"
+                                 r"first\s+(?:pass|run)|turned", re.I)
+        declared = self._cache_disabled()
+        declared += list(self.d.hits(_rx(r"cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|reset_prefix_cache|"
+                                         r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate")))
+        partial = []
+        for i, m in self._cache_mentions():
+            (declared if state_words.search(self.d.sentence(i, m)) and "enable-prefix" not in m.group(0).lower()
+             else partial).append((i, m))
+        return self._status("prefix_cache_state", declared, partial, "prefix-cache state",
+                            "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
+
+    def warmup(self) -> TextFinding:
+        rx = _rx(r"(?:\d+|two|three|five|ten)\s+warm[- ]?ups?\b|warm[- ]?up(?:\s+requests?|\s+runs?|\s+iterations?)?\s*(?:of\s*|[:=]\s*|with\s+)?\d+|"
+                 r"--num-warmups?[\s=]+\d+|\d[\d,]*[- ](?:requests?|quer(?:y|ies)|prompts?|iterations?|runs?)[- ]warm[- ]?ups?\b|--warmup[\w-]*[\s=]+\d+|warmed\s+up\s+(?:with|using|by)\s+\S+|"
+                 r"(?:discard|drop|exclud|skip|ignor)\w*\s+(?:the\s+)?(?:first|initial)\s+(?:\d+\s+)?(?:runs?|pass(?:es)?|iterations?|requests?)|"
+                 r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
+                 r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
+                 r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
+        part = _rx(r"warm(?:ed)?[- ]?up\w*")
+        return self._status("warmup", list(self.d.hits(rx)), list(self.d.hits(part)), "warm-up procedure or graph-capture state",
+                            "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
+
+    def _has_ttft_figure(self):
+        for i, m in self.d.hits(_TTFT_KW):
+            if re.search(r"\d", self.d.plains[i]):
+                return (i, m)
+        return None
+
+    def distinct_prefixes(self) -> TextFinding:
+        fig = self._has_ttft_figure()
+        if fig is None:
+            return TextFinding("distinct_prefixes", "not_applicable", "no TTFT or prefill figure is reported")
+        rx = _rx(r"\bdistinct\b|\bunique\b|different\s+(?:prompts|prefixes|seeds?|--seed)|--seed\s+\$|--seed[^\n]{0,20}per\s+run|"
+                 r"no\s+(?:two\s+runs|shared)\s+\w*\s*(?:share\s+)?prefix|share[sd]?\s+(?:a|the|no|one)\b[^.\n]{0,40}prefix|"
+                 r"shared\s+(?:system\s+)?prompt|shared\s+by\s+all|no\s+prefix\s+(?:sharing|overlap|reuse)|"
+                 r"fresh\s+(?:random\s+)?seed|new\s+seed|cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)")
+        declared = list(self.d.hits(rx)) + self._cache_disabled()
+        part = _rx(r"sharegpt|mt-bench|alpaca|lmsys-chat|random\s+(?:dataset|prompts|synthetic)|synthetic\s+prompts|--dataset-name|"
+                   r"production\s+trace|\btrace\b|\bdataset\b")
+        return self._status("distinct_prefixes", declared, list(self.d.hits(part)), "statement on prefix distinctness",
+                            "prefix sharing/distinctness stated", "prompt source named but not whether prefixes are distinct")
+
+    # -------------------------------------------------------------- distributions
+    def latency_distributions(self) -> TextFinding:
+        stat = _rx(r"\b(p\d{2}(?:\.\d+)?|median|mean|average|averaged|avg|std(?:dev)?|stddev|standard\s+deviation|"
+                   r"percentiles?|min|max|CDF|histogram)\b|(±|\+/-)")
+        lat_stats: dict[str, tuple] = {}
+        other_stats: dict[str, tuple] = {}
+        for i, m in self.d.hits(stat):
+            text = self.d.plains[i]
+            line_a = text.rfind("\n", 0, m.start()) + 1
+            line_b = text.find("\n", m.end())
+            line = text[line_a:line_b if line_b >= 0 else len(text)]
+            is_table = self.d.w.blocks[i].kind == "table"
+            ctx = line + (" " + text.split("\n", 1)[0] if is_table else "")
+            key = (m.group(1) or "std").lower()
+            key = {"average": "mean", "averaged": "mean", "avg": "mean", "p50": "median", "stddev": "std",
+                   "standard deviation": "std"}.get(key, key)
+            if _LAT_KW.search(ctx) or (re.search(r"\bms\b", ctx) and not re.search(_RATE_UNIT, ctx, re.I)):
+                lat_stats.setdefault(key, (i, m))
+            elif re.search(_RATE_UNIT, ctx, re.I):
+                other_stats.setdefault(key, (i, m))
+        per_req = list(self.d.hits(_rx(r"per[- ]request\s+(?:records|latenc\w+|data|results|traces?)|--save-detailed|"
+                                       r"histogram|\bCDF\b|percentile-metrics|metric-percentiles")))
+        lat_stats.pop("percentiles", None)
+        if len(lat_stats) >= 2 or (per_req and lat_stats):
+            return TextFinding("latency_distributions", "declared", "latency distribution statistics reported",
+                               self.d.evidence(list(lat_stats.values()) + per_req))
+        if lat_stats or other_stats or per_req:
+            return TextFinding("latency_distributions", "partial",
+                               "a single latency statistic (or only throughput spread) is reported, not a distribution",
+                               self.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
+        return self._missing("latency_distributions", "latency percentile or per-request record")
+
+    # -------------------------------------------------------------- speculative
+    def speculative_used(self):
+        rx = _rx(r"speculative|spec[-_ ]decod\w*|\bdraft\s+(?:model|head|tokens?)|\bEAGLE\d?\b|\bMedusa\b|\bMTP\b|"
+                 r"multi[- ]token\s+prediction|n-?gram\s+(?:speculation|lookup|proposer)|lookahead\s+decoding|prompt\s+lookup")
+        negated = re.compile(r"(?:no|without|disabled?|not\s+use\w*|off)\b[^.\n]{0,25}$", re.I)
+        positive = []
+        for i, m in self.d.hits(rx):
+            text = self.d.plains[i]
+            before = text[max(0, m.start() - 30):m.start()]
+            after = text[m.end():m.end() + 30]
+            if negated.search(before) or re.match(r"\s*(?:decoding\s+)?(?:was\s+|is\s+)?(?:disabled|off|not\s+used)", after, re.I):
+                continue
+            positive.append((i, m))
+        return positive
+
+    def spec_items(self) -> list[TextFinding]:
+        used = self.speculative_used()
+        ids = ["spec_draft_tokens", "spec_acceptance", "spec_verification", "spec_rejected_work"]
+        if not used:
+            return [TextFinding(x, "not_applicable", "no speculative decoding in the write-up") for x in ids]
+        draft_decl = _rx(r"num[_-]speculative[_-]tokens\W*\d|--speculative-num-(?:draft-tokens|steps)[\s=]+\d|"
+                         r"\b\d+\s+(?:draft|speculative|proposed)\s+tokens|draft\s+(?:length|depth|tokens?)\s*(?:of\s*|[=:]\s*)?\d|"
+                         r"\bk\s*=\s*\d|\bgamma\s*=\s*\d|\d[\d,]*\s+(?:proposed|drafted)\b|proposed\s+\d|\b\d+\s+(?:medusa\s+)?heads\b")
+        acc_decl = _rx(r"accept\w*\s+(?:rate|length|ratio)\b[^.\n|]{0,40}?\d|acceptance[^.\n|]{0,40}?\d|\d+(?:\.\d+)?\s*%?\s+(?:acceptance|accepted)|"
+                       r"accepted[_ ]tokens?\W*\d|mean\s+accepted")
+        ver_decl = _rx(r"verif\w*\s+(?:passes|steps|calls|traffic|tokens|forward\w*)\b[^.\n|]{0,30}?\d|\d[\d,]*\s+(?:target\s+)?(?:verification|target)\s+"
+                       r"(?:steps|passes|forward|calls)|target\s+(?:forward\s+passes|model\s+calls)[^.\n]{0,30}\d")
+        rej_decl = _rx(r"reject\w*[^.\n|]{0,40}?\d|\d[\d,.]*\s*%?\s+(?:rejected|wasted|discarded)|wasted\s+(?:draft|compute|work)[^.\n]{0,30}\d")
+        method = _rx(r"\bEAGLE\d?\b|\bMedusa\b|\bMTP\b|draft\s+(?:model|head)|n-?gram|speculative[-_ ]draft[-_ ]model")
+        return [
+            self._status("spec_draft_tokens", list(self.d.hits(draft_decl)), list(self.d.hits(method)),
+                         "draft token count", "draft tokens per step stated", "draft method named without the number of draft tokens"),
+            self._status("spec_acceptance", list(self.d.hits(acc_decl)), list(self.d.hits(_rx(r"accept\w*"))),
+                         "acceptance rate or length", "acceptance rate/length reported", "acceptance mentioned without figures"),
+            self._status("spec_verification", list(self.d.hits(ver_decl)), list(self.d.hits(_rx(r"verif\w*"))),
+                         "target verification traffic", "verification traffic reported", "verification mentioned without figures"),
+            self._status("spec_rejected_work", list(self.d.hits(rej_decl)), list(self.d.hits(_rx(r"reject\w*|wasted"))),
+                         "rejected draft work", "rejected work reported", "rejected work mentioned without figures"),
+        ]
+
+    # -------------------------------------------------------------- aggregation
+    def aggregation_rule(self) -> TextFinding:
+        rx = _rx(r"(?:median|mean|average|best|worst|geometric\s+mean|max|min)\s+(?:run\s+)?(?:of|over|across)\s+(?:the\s+)?(?:\d+|three|five|ten|all)\b|"
+                 r"(?:over|across)\s+(?:all\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:runs|repetitions|trials|iterations|seeds)|"
+                 r"percentiles?\s+(?:are\s+|were\s+)?computed\s+over|report\s+the\s+(?:median|mean|best|average|worst)|"
+                 r"aggregat\w+\s+(?:rule|over|across|by)|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)")
+        part = _rx(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs")
+        return self._status("aggregation_rule", list(self.d.hits(rx)), list(self.d.hits(part)), "aggregation rule",
+                            "aggregation over samples/runs stated", "averaging mentioned without saying over what")
+
+    def exclusions(self) -> TextFinding:
+        rx = _rx(r"(?:no|none\s+of\s+the|zero|0)\s+(?:requests?|samples?|runs?)\s+(?:were\s+|was\s+)?(?:excluded|dropped|failed|removed|discarded)|"
+                 r"no\s+(?:request|sample)\s+(?:failed|was\s+(?:excluded|dropped))|none\s+(?:were|was)\s+(?:dropped|excluded|removed)|"
+                 r"(?:excluded|dropped|discarded|removed)\s+\d|\d[\d,]*\s+(?:of\s+[\d,]+\s+)?(?:requests?\s+)?(?:failed|errored|timed\s+out)|"
+                 r"(?:failed|errored|timed\s+out)\b[^.\n]{0,30}\d|(?:Successful|Failed)\s+requests:\s*\d+|"
+                 r"all\s+\d[\d,]*\s+requests\s+(?:completed|succeeded)|stay\s+in\s+the\s+denominator|no\s+(?:failures|errors)|"
+                 r"excluded\s+from\s+(?:the\s+)?results|error\s+rate\s*[:=]?\s*\d")
+        part = _rx(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
+                   r"\bexclud\w+|\bfailed\s+requests")
+        return self._status("exclusions", list(self.d.hits(rx)), list(self.d.hits(part)), "statement on excluded or failed samples",
+                            "excluded/failed samples accounted for", "exclusions mentioned without the criterion or count")
+
+    # -------------------------------------------------------------- rules
+    def _figures(self):
+        """Latency, decode-rate, throughput and goodput figures (block, match)."""
+        if "figs" in self._cache:
+            return self._cache["figs"]
+        lat, tpot, rate, req = [], [], [], []
+        for i, block in enumerate(self.d.w.blocks):
+            text = self.d.plains[i]
+            if not re.search(r"\d", text):
+                continue
+            lat += [(i, m) for m in _LAT_KW.finditer(text)]
+            tpot += [(i, m) for m in _TPOT_KW.finditer(text)]
+            for m in _RATE_FIG.finditer(text):
+                rate.append((i, m))
+            for m in _REQ_RATE_FIG.finditer(text):
+                req.append((i, m))
+        figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(self.d.hits(_GOODPUT))}
+        self._cache["figs"] = figs
+        return figs
+
+    def _decode_rates(self):
+        """Token-rate figures that measure generation (not prefill/input/total)."""
+        out = []
+        for i, m in self._figures()["rate"]:
+            text = self.d.plains[i]
+            line_a = text.rfind("\n", 0, m.start()) + 1
+            line_b = text.find("\n", m.end())
+            line = text[line_a:line_b if line_b >= 0 else len(text)]
+            if re.search(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", line, re.I) and not re.search(
+                    r"output|generat|decode|\btg\d+", line, re.I):
+                continue
+            out.append((i, m))
+        return out
+
+    def _tool_named(self):
+        return self.d.first(_rx(_BENCH_TOOLS))
+
+    def observation_point(self) -> TextFinding:
+        f = self._figures()
+        if not (f["lat"] or f["rate"] or f["goodput"]):
+            return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
+        rx = _rx(r"(?:measured|observed|timed|recorded|taken)\s+(?:at|on|by|from|in)\s+(?:the\s+)?(?:benchmark\s+)?(?:client|server|load\s+generator|engine|gateway|proxy)|"
+                 r"client[- ]side|server[- ]side|at\s+the\s+(?:benchmark\s+)?client|from\s+the\s+client|client[- ]observed|observation\s+point|"
+                 r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process")
+        hit = self.d.first(rx) or self._tool_named()
+        if hit:
+            return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
+                               self.d.evidence([hit]))
+        return TextFinding("observation_point", "unclear", "figures are reported without saying where the clock was read",
+                           self.d.evidence(f["lat"][:1] + f["rate"][:1]))
+
+    def tpot_definition(self) -> TextFinding:
+        tpots = [h for h in self._figures()["tpot"] if not re.match(r"(?i)itl|inter", h[1].group(0))]
+        if not tpots:
+            return TextFinding("tpot_definition", "not_applicable", "no TPOT or ms-per-token figure reported")
+        bad = _rx(r"TPOT\s*\(\s*(?:ITL|inter[- ]token\s+latency)\s*\)|(?:ITL|inter[- ]token\s+latency)\s*\(\s*TPOT\s*\)|"
+                  r"TPOT\s*(?:,\s*)?(?:also\s+called|a\.k\.a\.?|aka|i\.e\.|or)\s+(?:ITL|inter[- ]token)|"
+                  r"TPOT\s*=\s*(?:E2E\w*|end[- ]to[- ]end\s+latency|total\s+latency|latency)\s*/\s*(?:\(?\s*(?:number\s+of\s+)?(?:output\s+|generated\s+)?tokens\s*\)?)(?!\s*[-−]\s*1)")
+        b = self.d.first(bad)
+        if b:
+            return TextFinding("tpot_definition", "violation", "TPOT is conflated with ITL or divided by all tokens without saying so",
+                               self.d.evidence([b]))
+        good = _rx(r"(?:E2E\w*|end[- ]to[- ]end(?:\s+latency)?|latency)\s*[-−–]\s*TTFT\s*\)?\s*/|first\s+token\s+(?:is\s+|was\s+)?(?:excluded|included)|"
+                   r"(?:excluding|excl\.?|including|incl\.?)\s+(?:the\s+)?(?:1st|first)\s+token|\b[Nn]\s*[-−]\s*1\b|tokens?\s*[-−]\s*1\b|"
+                   r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
+        g = self.d.first(good) or self.d.first(_rx(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving"))
+        if g:
+            return TextFinding("tpot_definition", "ok", "TPOT denominator / first-token treatment stated or fixed by the named client",
+                               self.d.evidence([g]))
+        return TextFinding("tpot_definition", "unclear", "TPOT-like figure without its denominator or first-token treatment",
+                           self.d.evidence(tpots[:2]))
+
+    def throughput_basis(self) -> TextFinding:
+        f = self._figures()
+        figs = f["rate"] + [h for h in f["req"] if not re.search(r"request[_ ]rate|arrival|poisson|--request-rate", self.d.sentence(*h), re.I)]
+        figs += f["goodput"]
+        if not figs:
+            return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
+        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decode|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d", re.I)
+        unlabeled = []
+        for i, m in figs:
+            text = self.d.plains[i]
+            a, b = _sentence_bounds(text, m.start(), m.end())
+            ctx = text[a:b]
+            if self.d.w.blocks[i].kind == "table":
+                ctx += " " + text.split("\n", 1)[0]
+            title = self.d.w.title or ""
+            if not basis_rx.search(ctx) and not (self.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
+                unlabeled.append((i, m))
+        requests_only = all(re.search(r"req|goodput|request", m.group(0), re.I) for _, m in figs)
+        scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream)|/\s*(?:gpu|user)\b|single\s+(?:user|session|chat\s+session|request|stream)|"
+                                 r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
+            or self._tool_named()
+        if unlabeled:
+            return TextFinding("throughput_basis", "unclear", "a token rate is given without saying which tokens it counts",
+                               self.d.evidence(unlabeled))
+        if scope or requests_only:
+            return TextFinding("throughput_basis", "ok", "token basis and aggregate/per-session scope stated",
+                               self.d.evidence(figs[:1] + ([scope] if scope else [])))
+        return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
+                           self.d.evidence(figs[:2]))
+
+    def goodput_slo(self) -> TextFinding:
+        g = self._figures()["goodput"]
+        if not g:
+            return TextFinding("goodput_slo", "not_applicable", "no goodput figure reported")
+        slo = _rx(r"(?:TTFT|TPOT|ITL|E2E\w*|latency)\s*(?:<=|≤|<|under|below|of\s+at\s+most|within|at\s+most)\s*\d|--goodput\s+\w+:\d|"
+                  r"\bSLOs?\b[^.\n]{0,60}\d+\s*(?:ms|s)\b|\w+:\d+\s*(?:ms)?\s+SLO")
+        s = self.d.first(slo)
+        if s:
+            return TextFinding("goodput_slo", "ok", "goodput reported with declared SLO thresholds", self.d.evidence([s] + g[:1]))
+        return TextFinding("goodput_slo", "violation", "goodput reported without the SLO thresholds that define it", self.d.evidence(g[:2]))
+
+    def cache_hit_labeling(self) -> TextFinding:
+        mentions = self._cache_mentions() + list(self.d.hits(_rx(r"second\s+(?:pass|run)|warm\s+(?:run|pass)")))
+        if not mentions:
+            return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
+        disabled = self._cache_disabled()
+        enabled = [h for h in mentions if h not in disabled and not self._in(disabled, h)]
+        label = _rx(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
+                    r"(?:cold|warm)[- ](?:cache|prefix|run|pass)")
+        title = self.d.w.title or ""
+        speed = re.compile(r"\d+(?:\.\d+)?\s*[x×]|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
+        if speed.search(title) and re.search(r"cach|prefix|reuse|warm", title, re.I) and not re.search(
+                r"cache[- ]hit|hit\s+rate|warm[- ]cache|cached\s+prefix", title, re.I):
+            ev = [(self.d.w.title_line or 1, quote_line(self.d.w.lines[(self.d.w.title_line or 1) - 1]))]
+            return TextFinding("cache_hit_labeling", "violation",
+                               "the headline claims a cache-driven speed-up without labelling it as cache hits", ev)
+        if not enabled:
+            return TextFinding("cache_hit_labeling", "ok", "prefix caching stated as disabled", self.d.evidence(disabled))
+        lab = self.d.first(label)
+        if lab:
+            return TextFinding("cache_hit_labeling", "ok", "cache-hit results are labelled (hit rate or cold/warm state)",
+                               self.d.evidence([lab]))
+        body_speed = [h for h in enabled if speed.search(self.d.sentence(*h))]
+        if body_speed:
+            return TextFinding("cache_hit_labeling", "violation", "a speed-up from cache reuse is reported without a hit rate or warm-cache label",
+                               self.d.evidence(body_speed))
+        return TextFinding("cache_hit_labeling", "unclear", "prefix caching is on but results are not labelled cold or warm",
+                           self.d.evidence(enabled))
+
+    @staticmethod
+    def _in(hits, h) -> bool:
+        return any(i == h[0] and m.start() <= h[1].start() < m.end() + 5 for i, m in hits)
+
+    def steady_decode(self) -> TextFinding:
+        rates = [h for h in self._figures()["tpot"] if not re.match(r"(?i)itl|inter", h[1].group(0))] + self._decode_rates()
+        if not rates:
+            return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
+        spans = [s for s in self._token_spans() if s["kind"] == "output"]
+        flag = _rx(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len|(?<![\w-])-n)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
+                   r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)\s*[=: ]\s*(\d+)")
+        fixed, caps, done = [], [], []
+        for s in spans:
+            (done if s["sub"] == "completed" else caps if s["cap"] else fixed).append((s["value"], s["hit"]))
+        for i, m in self.d.hits(flag):
+            v = int(m.group(1) or m.group(2) or m.group(3))
+            (caps if m.group(3) else fixed).append((v, (i, m)))
+        if self.d.first(_rx(r"ignore[_-]eos")):
+            fixed += caps
+            caps = []
+        pool = done or fixed
+        if pool:
+            low = min(pool, key=lambda x: x[0])
+            if low[0] < 64:
+                return TextFinding("steady_decode", "violation",
+                                   f"decode-rate figures rest on {int(low[0])}-token outputs, too short for steady decode",
+                                   self.d.evidence([low[1]] + rates[:1]))
+            if low[0] >= 128:
+                return TextFinding("steady_decode", "ok", f"outputs of at least {int(low[0])} tokens back the decode-rate figures",
+                                   self.d.evidence([low[1]]))
+            return TextFinding("steady_decode", "unclear", f"{int(low[0])}-token outputs are borderline for steady decode",
+                               self.d.evidence([low[1]]))
+        if caps and min(caps)[0] < 64:
+            low = min(caps, key=lambda x: x[0])
+            return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens, too short for steady decode",
+                               self.d.evidence([low[1]]))
+        return TextFinding("steady_decode", "unclear",
+                           "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
+                           self.d.evidence(rates[:2]))
+
+    def capacity_vs_workload(self) -> TextFinding:
+        cap = _rx(r"maximum\s+concurrency\s+for|max(?:imum)?\s+concurrency\s*(?:is|of|:)\s*\d|KV[- ]cache\s+(?:can\s+)?(?:holds?|fits?|capacity|size|has\s+room)[^.\n]{0,40}\d|"
+                  r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+)?\d|"
+                  r"supports?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
+                  r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
+        found = [h for h in self.d.hits(cap, kinds=("paragraph", "list_item", "heading", "quote", "table"))]
+        code_cap = [h for h in self.d.hits(cap, kinds=("code",))]
+        if not found:
+            if code_cap and self.d.first(_rx(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
+                found = code_cap
+            else:
+                return TextFinding("capacity_vs_workload", "not_applicable",
+                                   "no capacity figure is discussed (max-model-len only as a flag, if at all)")
+        misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:chat\s+)?(?:users|requests|sessions|customers|conversations)|"
+                      r"in\s+practice|users\s+at\s+full|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
+        bad = [(i, m) for i, m in self.d.hits(misread, kinds=("paragraph", "list_item", "heading", "quote"))
+               if any(j == i for j, _ in found) or any(abs(j - i) <= 1 for j, _ in found + code_cap)]
+        if bad:
+            return TextFinding("capacity_vs_workload", "violation", "a capacity figure is read as served load",
+                               self.d.evidence(found[:1] + bad))
+        good = self.d.first(_rx(r"capacity,?\s+not|is\s+(?:a\s+)?capacity|configured\s+(?:capacity|maximum)|not\s+the\s+(?:active|served)|"
+                                r"active\s+(?:tokens|sequences|context)|actual\s+(?:prompt|context|load)"))
+        if good:
+            return TextFinding("capacity_vs_workload", "ok", "capacity is kept apart from the served workload", self.d.evidence([good]))
+        return TextFinding("capacity_vs_workload", "unclear", "a capacity figure appears; its relation to the served load is not stated",
+                           self.d.evidence(found[:2]))
+
+    def _comparison(self):
+        if "cmp" in self._cache:
+            return self._cache["cmp"]
+        rx = _rx(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
+                 r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
+                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\b(?:baseline|reference)\s*(?:\(|:)")
+        hits = list(self.d.hits(rx))
+        for i, block in enumerate(self.d.w.blocks):
+            if block.kind == "table":
+                header = self.d.plains[i].split("\n", 1)[0]
+                if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|backend|method|mode|dtype|"
+                             r"precision|quantization|hardware|gpu)\b", header, re.I) or re.search(r"stack\s+[ab]\b", header, re.I):
+                    hits.append((i, re.search(r"\S", header)))
+        self._cache["cmp"] = hits
+        return hits
+
+    def stack_comparison(self) -> TextFinding:
+        cmp_hits = self._comparison()
+        if not cmp_hits:
+            return TextFinding("stack_comparison", "not_applicable", "nothing is compared")
+        engine_rx = _rx(r"\b(?:" + _ENGINES + r")\b")
+        engines = {re.sub(r"[\s-]", "", m.group(0).lower()) for i, m in self.d.hits(engine_rx)
+                   if not re.match(r"(?i)vllm\s+bench", self.d.plains[i][m.start():m.start() + 12])}
+        engines = {{"trtllm": "tensorrtllm", "textgenerationinference": "tgi"}.get(e, e) for e in engines}
+        against = self.d.first(_rx(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + _ENGINES + r")\b"))
+        gpus = {re.sub(r"(?i)^(nvidia|amd|instinct)\s+", "", m.group(0)).upper().replace(" ", "") for _, m in self.d.hits(_GPU_RX)}
+        engine_or_hw = len(engines) >= 2 or len(gpus) >= 2 or against is not None
+        weight, kv = self._formats()
+        norm = lambda m: re.sub(r"^(?:fp8)?e[45]m[23](?:fn)?$|^fp8e[45]m[23](?:fn)?$", "fp8", re.sub(r"[_-]", "", m.group(0).lower())
+                                                                                   ).replace("bfloat16", "bf16").replace("float16", "fp16").replace("f16", "fp16").replace("fpfp16", "fp16")
+        wf = {norm(m) for _, m in weight}
+        kf = {norm(m) for _, m in kv}
+        kernels = {m.group(0).lower() for _, m in self.d.hits(_rx(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\btriton\b|xformers|aiter|cutlass|marlin"))}
+        changes = []
+        if len(wf) >= 2:
+            changes.append("weight format (" + ", ".join(sorted(wf)) + ")")
+        if len(kf) >= 2:
+            changes.append("KV precision (" + ", ".join(sorted(kf)) + ")")
+        if len(kernels) >= 2:
+            changes.append("kernels (" + ", ".join(sorted(kernels)) + ")")
+        if self.speculative_used():
+            changes.append("speculative draft")
+        if engine_or_hw and not wf and self.d.first(_rx(r"quantiz\w*")):
+            changes.append("quantization on one side")
+        if engine_or_hw and self.d.first(_rx(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?")):
+            changes.append("custom kernels on one side")
+        single = self.d.first(_rx(r"only\s+(?:the\s+)?(?:\S+\s+){0,3}(?:variable|difference|change|thing)|the\s+only\s+(?:variable|difference|change)|"
+                                  r"only\s+the\s+[\w.-]+\s+(?:\w+\s+)?changed|everything\s+else\s+(?:is\s+|was\s+)?(?:identical|the\s+same|unchanged|held\s+constant)|"
+                                  r"all\s+(?:other\s+)?(?:settings|knobs|parameters|flags)\s+(?:are\s+|were\s+)?(?:identical|the\s+same|unchanged)|"
+                                  r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|single[- ]variable|held\s+constant|"
+                                  r"identical\s+(?:stack|settings|configuration)"))
+        ev_cmp = self.d.evidence(([against] if against else []) + cmp_hits[:2])
+        if engine_or_hw and changes:
+            return TextFinding("stack_comparison", "violation",
+                               "an engine/hardware comparison that also changes " + "; ".join(changes) + ": a stack comparison", ev_cmp)
+        if engine_or_hw and single:
+            return TextFinding("stack_comparison", "ok", "single-variable comparison, stated as such", self.d.evidence([single]))
+        if engine_or_hw:
+            return TextFinding("stack_comparison", "unclear",
+                               "engines or hardware are compared without showing the rest of the stack is identical", ev_cmp)
+        return TextFinding("stack_comparison", "ok", "the comparison varies one dimension on a fixed engine and hardware",
+                           self.d.evidence(([single] if single else []) + cmp_hits[:1]))
+
+    def evidence_class(self, capacity: TextFinding) -> TextFinding:
+        f = self._figures()
+        if not (f["lat"] or f["rate"] or f["req"] or f["goodput"]) and capacity.status == "not_applicable":
+            return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
+        prose = ("paragraph", "list_item", "heading", "quote", "table")
+        peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|\bpeak\b|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
+                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:/|divided|so\b)|\bsynthetic\s+acceptance|simulated\s+acceptance")
+        labelled = _rx(r"\bceiling\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
+                       r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
+        claim = _rx(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
+                    r"in\s+practice|real[- ]world|our\s+service|every\s+customer|customers")
+        peaks = list(self.d.hits(peak, prose))
+        if capacity.status == "violation":
+            return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
+                               capacity.evidence)
+        if peaks:
+            if self.d.first(labelled, prose):
+                return TextFinding("evidence_class", "ok", "peak/ceiling figures are labelled as such",
+                                   self.d.evidence([self.d.first(labelled, prose)]))
+            if self.d.first(claim, prose):
+                return TextFinding("evidence_class", "violation",
+                                   "a peak or theoretical figure is presented as delivered performance",
+                                   self.d.evidence(peaks[:2] + [self.d.first(claim, prose)]))
+            return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
+                               self.d.evidence(peaks[:2]))
+        return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
+                           self.d.evidence((f["lat"] + f["rate"])[:1]))
+
+
+def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str]]:
+    """Judge every contract item and metric rule on a parsed write-up.
+
+    Returns (items, rules, inconsistencies, sections searched).
+    """
+    j = _Judge(_Doc(writeup))
+    items = [j.model_artifact(), j.tokenizer(), j.weight_format(), j.kv_format(), j.engine_revision(), j.launch_command(),
+             j.kernels(), j.hardware(), j.prompt_length(), j.output_length_requested(), j.output_length_completed(),
+             j.request_count(), j.concurrency(), j.sampling(), j.stopping(), j.prefix_cache_state(), j.warmup(),
+             j.distinct_prefixes(), j.latency_distributions(), *j.spec_items(), j.aggregation_rule(), j.exclusions()]
+    capacity = j.capacity_vs_workload()
+    rules = [j.observation_point(), j.tpot_definition(), j.throughput_basis(), j.goodput_slo(), j.cache_hit_labeling(),
+             j.steady_decode(), capacity, j.stack_comparison(), j.evidence_class(capacity)]
+    conflict = j.gpu_conflict()
+    inconsistencies = [conflict] if conflict else []
+    return items, rules, inconsistencies, j.searched

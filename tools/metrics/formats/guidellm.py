@@ -1,0 +1,145 @@
+"""GuideLLM ``benchmarks.json`` (GenerativeBenchmarksReport): one benchmark per strategy, per-request timings inside.
+
+Each request under ``requests.successful`` carries ``info.timings`` (wall-clock seconds:
+``request_start``, ``first_token_iteration``, ``last_token_iteration``, ``request_end``,
+``targeted_start``) and token counts. There are no per-chunk times, so vLLM's ITL (chunk
+gaps) cannot be rebuilt. Errored requests are counted as failed; incomplete ones (cut at
+the measurement window) are left out and counted in a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import InputFormatError
+from ..records import SourceReported, Trace, TraceBuilder
+from .fields import mapping, optional_number
+
+__all__ = ["DIFFERENCES", "OBSERVATION_POINT", "is_guidellm", "read_guidellm"]
+
+OBSERVATION_POINT = (
+    "client (guidellm): start = request_start (time.time() before the stream opens); first token = "
+    "first_token_iteration (first content line); end = last_token_iteration here (guidellm's request_latency "
+    "runs to request_end, after [DONE])"
+)
+
+DIFFERENCES = [
+    "guidellm's time_per_output_token_ms = (last token - request start) / output tokens: it includes TTFT, and "
+    "its statistics are token-weighted; vLLM's TPOT excludes the first token and is request-weighted.",
+    "guidellm's inter_token_latency_ms = (last token - first token) / (output tokens - 1) is vLLM's per-request "
+    "TPOT, but aggregated token-weighted (weights n - 1); vLLM's ITL is the flattened chunk gaps.",
+    "guidellm percentiles come from a weighted inverse CDF without interpolation; vLLM uses numpy linear.",
+    "guidellm rates (requests_per_second, output_tokens_per_second) are time-weighted over the measurement window.",
+    "guidellm goodput: requests with <= 1 output token or a missing measurement are undetermined (excluded from "
+    "slo_attainment); errored requests count as misses; tpot_ms is compared with its inter_token_latency_ms.",
+    "guidellm's request_latency ends at request_end (after [DONE]); E2E here ends at last_token_iteration.",
+]
+
+_STATS = ("mean", "median", "std_dev", "min", "max", "count")
+_PCTS = ("p50", "p90", "p95", "p99")
+_METRICS = (
+    "time_to_first_token_ms",
+    "time_per_output_token_ms",
+    "inter_token_latency_ms",
+    "request_latency",
+    "output_tokens_per_second",
+    "requests_per_second",
+    "request_goodput",
+)
+
+
+def is_guidellm(obj: dict[str, Any]) -> bool:
+    return isinstance(obj.get("benchmarks"), list) and ("metadata" in obj or "config" in obj)
+
+
+def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> Trace:
+    benchmarks = obj["benchmarks"]
+    if not benchmarks:
+        raise InputFormatError(f"{label}: field 'benchmarks' is empty")
+    index = 0 if run_index is None else run_index
+    if not 0 <= index < len(benchmarks):
+        raise InputFormatError(f"{label}: run_index {index} is out of range; the file has {len(benchmarks)} benchmarks (0-{len(benchmarks) - 1})")
+    where = f"{label}: benchmarks[{index}]"
+    bench = mapping(benchmarks[index], where)
+    requests = mapping(bench.get("requests"), f"{where}.requests")
+    builder = TraceBuilder()
+    for status in ("successful", "errored"):
+        items = requests.get(status) or []
+        if not isinstance(items, list):
+            raise InputFormatError(f"{where}.requests.{status} must be a list")
+        for i, item in enumerate(items):
+            rwhere = f"{where}.requests.{status}[{i}]"
+            item = mapping(item, rwhere)
+            info = mapping(item.get("info"), f"{rwhere}.info")
+            timings = mapping(info.get("timings"), f"{rwhere}.info.timings")
+            start = optional_number(timings, "request_start", f"{rwhere}.info.timings", minimum=None)
+            if status == "errored":
+                builder.add(ok=False, start_s=start)
+                continue
+            first = optional_number(timings, "first_token_iteration", f"{rwhere}.info.timings", minimum=None)
+            last = optional_number(timings, "last_token_iteration", f"{rwhere}.info.timings", minimum=None)
+            targeted = optional_number(timings, "targeted_start", f"{rwhere}.info.timings", minimum=None)
+            if start is None or first is None or last is None:
+                raise InputFormatError(f"{rwhere}.info.timings: request_start, first_token_iteration and last_token_iteration are required")
+            if not start <= first <= last:
+                raise InputFormatError(f"{rwhere}.info.timings: expected request_start <= first_token_iteration <= last_token_iteration")
+            out = optional_number(item, "output_tokens", rwhere)
+            prompt = optional_number(item, "prompt_tokens", rwhere)
+            builder.add(
+                ok=True,
+                ttft_s=first - start,
+                e2el_s=last - start,
+                output_tokens=out,
+                prompt_tokens=prompt,
+                start_s=start,
+                queue_s=None if targeted is None else max(0.0, start - targeted),
+                itl_ms=None,
+            )
+    trace = builder.build(source_format="guidellm", source=label, observation_point=OBSERVATION_POINT)
+    incomplete = requests.get("incomplete") or []
+    if isinstance(incomplete, list) and incomplete:
+        trace.warnings.append(f"{len(incomplete)} incomplete requests (cut at the measurement window) left out")
+    totals = (bench.get("metrics") or {}).get("request_totals") if isinstance(bench.get("metrics"), dict) else None
+    if isinstance(totals, dict) and isinstance(totals.get("successful"), int):
+        listed = len(requests.get("successful") or [])
+        if totals["successful"] > listed:
+            trace.warnings.append(
+                f"the file lists {listed} of {totals['successful']} successful requests (guidellm sample_size): "
+                "distributions here come from the sample"
+            )
+    duration = optional_number(bench, "duration", where)
+    if duration:
+        trace.duration_s = duration
+        trace.duration_basis = "the benchmark's 'duration' (guidellm's measurement window)"
+    if len(benchmarks) > 1 and run_index is None:
+        trace.warnings.append(f"the file holds {len(benchmarks)} benchmarks; computed benchmarks[0] (set run_index)")
+    trace.source_reported = SourceReported(tool="guidellm", figures=_figures(bench), definition_differences=DIFFERENCES)
+    trace.warnings.append("guidellm records have no per-chunk times: ITL (chunk gaps) cannot be rebuilt")
+    return trace
+
+
+def _figures(bench: dict[str, Any]) -> dict[str, float | None]:
+    metrics = bench.get("metrics") if isinstance(bench.get("metrics"), dict) else {}
+    figures: dict[str, float | None] = {}
+    for name in _METRICS:
+        summary = (metrics.get(name) or {}).get("successful") if isinstance(metrics.get(name), dict) else None
+        if not isinstance(summary, dict):
+            continue
+        for stat in _STATS:
+            if isinstance(summary.get(stat), (int, float)):
+                figures[f"{name}.{stat}"] = float(summary[stat])
+        pcts = summary.get("percentiles") if isinstance(summary.get("percentiles"), dict) else {}
+        for p in _PCTS:
+            if isinstance(pcts.get(p), (int, float)):
+                figures[f"{name}.{p}"] = float(pcts[p])
+    for key in ("slo_attainment", "slo_determined_requests"):
+        if isinstance(metrics.get(key), (int, float)):
+            figures[key] = float(metrics[key])
+    totals = metrics.get("request_totals")
+    if isinstance(totals, dict):
+        for key in ("successful", "errored", "incomplete", "total"):
+            if isinstance(totals.get(key), int):
+                figures[f"request_totals.{key}"] = float(totals[key])
+    if isinstance(bench.get("duration"), (int, float)):
+        figures["duration"] = float(bench["duration"])
+    return figures

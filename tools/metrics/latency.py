@@ -1,0 +1,84 @@
+"""Latency arithmetic: per-request TPOT, flattened ITL, and one distribution summary for every metric.
+
+Definitions follow ``vllm bench serve`` (vllm/benchmarks/serve.py, ``calculate_metrics``):
+numpy ``linear`` percentiles, population standard deviation (ddof 0), failed requests
+left out before anything is computed. An empty sample gives ``None``, never 0.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["DEFAULT_PERCENTILES", "Distribution", "distribution", "percentile_key", "tpot_s"]
+
+DEFAULT_PERCENTILES: tuple[float, ...] = (90.0, 95.0, 99.0)
+"""Always reported (``p90``, ``p95``, ``p99``); requested percentiles are added under ``percentiles``."""
+
+
+class Distribution(BaseModel):
+    """Summary of one metric over its sample (units as the field name that holds it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(description="Sample size (requests, or chunk gaps for ITL).")
+    mean: float
+    median: float = Field(description="numpy median (= p50, linear).")
+    std: float = Field(description="Population standard deviation (ddof 0), as numpy and vLLM.")
+    min: float
+    max: float
+    p90: float
+    p95: float
+    p99: float
+    percentiles: dict[str, float] = Field(
+        default_factory=dict, description="Requested extra percentiles, keyed like vLLM ('p50', 'p99.9')."
+    )
+
+
+def percentile_key(p: float) -> str:
+    """``99 -> 'p99'``, ``99.9 -> 'p99.9'`` (vLLM's key style)."""
+    return f"p{int(p)}" if float(p).is_integer() else f"p{p:g}"
+
+
+def distribution(values: np.ndarray, extra_percentiles: tuple[float, ...] = (), *, scale: float = 1.0) -> Distribution | None:
+    """Mean, median, population std, min, max and numpy-linear percentiles of ``values * scale``.
+
+    Returns ``None`` for an empty sample (vLLM reports 0 there; a 0 ms TTFT would be a wrong number).
+    """
+    import numpy as np
+
+    if values.size == 0:
+        return None
+    x = values * scale if scale != 1.0 else values
+    extras = tuple(p for p in extra_percentiles if p not in DEFAULT_PERCENTILES)
+    qs = np.percentile(x, [50.0, *DEFAULT_PERCENTILES, *extras])  # method="linear", numpy's default and vLLM's
+    return Distribution(
+        count=int(x.size),
+        mean=float(np.mean(x)),
+        median=float(qs[0]),
+        std=float(np.std(x)),
+        min=float(np.min(x)),
+        max=float(np.max(x)),
+        p90=float(qs[1]),
+        p95=float(qs[2]),
+        p99=float(qs[3]),
+        percentiles={percentile_key(p): float(q) for p, q in zip(extras, qs[4:])},
+    )
+
+
+def tpot_s(e2el_s: np.ndarray, ttft_s: np.ndarray, output_tokens: np.ndarray) -> np.ndarray:
+    """TPOT = (e2e - ttft) / (n - 1) per request, in s; NaN where n < 2 (left out, as in vLLM's serve.py).
+
+    Observation point: the client; E2E ends at the last token chunk. The first token is
+    excluded from the numerator (it is TTFT) and from the denominator (n - 1 gaps).
+    """
+    import numpy as np
+
+    out = np.full(e2el_s.shape, np.nan)
+    multi = output_tokens > 1  # NaN compares False: unknown counts are left out too
+    out[multi] = (e2el_s[multi] - ttft_s[multi]) / (output_tokens[multi] - 1)
+    return out

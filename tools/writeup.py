@@ -1,0 +1,160 @@
+"""Where each statement of a benchmark write-up sits: markdown blocks with line maps.
+
+``parse_writeup(text)`` splits markdown (or plain text, which parses as paragraphs) with
+markdown-it-py into headings, paragraphs, list items, table rows, code blocks and HTML blocks.
+Each block keeps its 1-based first and last source line and the heading it falls under, so an
+audit can quote the exact line that declares a value and name the sections it searched when a
+value is missing. Blocks hold the *raw* source lines (not rendered text): values hide in launch
+commands, tables and footnotes, and a finding must quote what the author wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Block", "Hit", "Writeup", "parse_writeup"]
+
+BlockKind = Literal["heading", "paragraph", "list_item", "table", "code", "html", "quote"]
+
+_MARKUP = re.compile(r"[*`]")
+
+
+class Block(BaseModel):
+    """One markdown block with its source lines."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: BlockKind = Field(description="Block type from the markdown parse.")
+    first_line: int = Field(description="1-based first source line of the block.", ge=1)
+    last_line: int = Field(description="1-based last source line of the block.", ge=1)
+    text: str = Field(description="Raw source lines of the block joined with newlines.")
+    section: str = Field(description="Heading the block falls under ('(top)' before any heading).")
+
+    @property
+    def plain(self) -> str:
+        """The text with emphasis and code markers blanked (same length, same offsets)."""
+        return _MARKUP.sub(" ", self.text)
+
+    def line_of(self, offset: int) -> int:
+        """1-based source line of a character offset into ``text``."""
+        return self.first_line + self.text.count("\n", 0, max(0, offset))
+
+
+class Hit(BaseModel):
+    """A pattern match inside a block: the line it starts on and the quoted span."""
+
+    model_config = ConfigDict(frozen=True)
+
+    line: int
+    text: str
+    match: str
+    block_index: int
+
+
+class Writeup(BaseModel):
+    """A parsed write-up: its lines, blocks and title."""
+
+    lines: list[str]
+    blocks: list[Block]
+    title: str | None = Field(default=None, description="First heading, or the first line when there is none.")
+    title_line: int | None = None
+
+    def sections(self) -> list[str]:
+        """Section names with their line ranges, in document order ('Setup (l. 5-20)')."""
+        spans: dict[str, list[int]] = {}
+        for block in self.blocks:
+            span = spans.setdefault(block.section, [block.first_line, block.last_line])
+            span[0] = min(span[0], block.first_line)
+            span[1] = max(span[1], block.last_line)
+        return [f"{name} (l. {a}-{b})" for name, (a, b) in spans.items()]
+
+    def find(self, pattern: re.Pattern[str], *, kinds: tuple[str, ...] | None = None) -> Iterator[Hit]:
+        """Every match of ``pattern`` in every block (optionally only some kinds), in order."""
+        for index, block in enumerate(self.blocks):
+            if kinds is not None and block.kind not in kinds:
+                continue
+            plain = block.plain
+            for m in pattern.finditer(plain):
+                line = block.line_of(m.start())
+                yield Hit(line=line, text=quote_line(self.lines[line - 1], m.start() - _line_start(plain, m.start())),
+                          match=m.group(0), block_index=index)
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def quote_line(line: str, column: int = 0, *, width: int = 160) -> str:
+    """The source line, trimmed to ``width`` characters around ``column``."""
+    stripped = line.strip()
+    if len(stripped) <= width:
+        return stripped
+    lead = len(line) - len(line.lstrip())
+    start = max(0, column - lead - width // 3)
+    piece = stripped[start:start + width]
+    return ("..." if start else "") + piece + ("..." if start + width < len(stripped) else "")
+
+
+def parse_writeup(text: str) -> Writeup:
+    """Parse markdown or plain text into blocks with 1-based line ranges.
+
+    >>> w = parse_writeup("# Title\\n\\nRan on 8x H100.\\n")
+    >>> [(b.kind, b.first_line, b.section) for b in w.blocks]
+    [('heading', 1, 'Title'), ('paragraph', 3, 'Title')]
+    """
+    from markdown_it import MarkdownIt
+
+    lines = text.splitlines()
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    blocks: list[Block] = []
+    section = "(top)"
+    title: str | None = None
+    title_line: int | None = None
+    list_depth = 0
+    quote_depth = 0
+    covered_until = -1  # last 0-based line already inside a table/code/html block
+    for i, tok in enumerate(tokens):
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            list_depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            list_depth -= 1
+        elif tok.type == "blockquote_open":
+            quote_depth += 1
+        elif tok.type == "blockquote_close":
+            quote_depth -= 1
+        if tok.map is None or tok.map[0] <= covered_until:
+            continue
+        start, end = tok.map
+        kind: BlockKind | None = None
+        if tok.type == "heading_open":
+            kind = "heading"
+            heading = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+            section = heading or section
+            if title is None:
+                title, title_line = heading, start + 1
+        elif tok.type == "paragraph_open":
+            kind = "list_item" if list_depth else ("quote" if quote_depth else "paragraph")
+        elif tok.type in ("fence", "code_block"):
+            kind = "code"
+            covered_until = end - 1
+        elif tok.type == "table_open":
+            kind = "table"
+            covered_until = end - 1
+        elif tok.type == "html_block":
+            kind = "html"
+            covered_until = end - 1
+        if kind is None:
+            continue
+        end = max(end, start + 1)
+        body = "\n".join(lines[start:end])
+        blocks.append(Block(kind=kind, first_line=start + 1, last_line=end, text=body, section=section))
+    if title is None:
+        for n, line in enumerate(lines, 1):
+            if line.strip():
+                title, title_line = line.strip().lstrip("#").strip(), n
+                break
+    return Writeup(lines=lines, blocks=blocks, title=title, title_line=title_line)
