@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from . import __version__
-from .tools.errors import FundamentalsError
+from .tools.errors import FundamentalsError, describe_validation_error
 
 __all__ = ["main"]
 
@@ -34,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = args.run(args)
     except ValidationError as exc:
         print(f"{PROG} {args.command}: invalid input", file=sys.stderr)
-        for line in _validation_lines(exc):
+        for line in describe_validation_error(exc):
             print(f"  {line}", file=sys.stderr)
         return 1
     except FundamentalsError as exc:
@@ -43,7 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(result, int):
         return result
     if result is not None:
-        print(render(result, as_json=args.json))
+        try:
+            print(render(result, as_json=args.json))
+            sys.stdout.flush()
+        except BrokenPipeError:  # `lif ... | head`: the reader left; that is not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
@@ -52,14 +57,6 @@ def render(report: BaseModel, *, as_json: bool) -> str:
     if as_json:
         return json.dumps(report.model_dump(mode="json", by_alias=True), indent=2, ensure_ascii=False)
     return report.to_text()
-
-
-def _validation_lines(exc: ValidationError) -> list[str]:
-    lines = []
-    for error in exc.errors():
-        field = ".".join(str(part) for part in error["loc"]) or "input"
-        lines.append(f"{field}: {error['msg']}")
-    return lines
 
 
 # --- subcommands -------------------------------------------------------------

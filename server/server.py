@@ -9,6 +9,7 @@ file reading happen here.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import sys
 import typing
@@ -18,12 +19,12 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from .. import __version__
 from ..tools import audit, corpus, sizing
 from ..tools import metrics as metrics_tools
-from ..tools.errors import FundamentalsError
+from ..tools.errors import FundamentalsError, describe_validation_error
 
 __all__ = ["build_server", "run_server", "SERVER_NAME"]
 
@@ -94,6 +95,26 @@ AUDIT_BENCHMARK_DESCRIPTION = (
 logger = logging.getLogger(__name__)
 
 
+def _keep_json_text(value: Any) -> Any:
+    """Undo the SDK's JSON pre-parsing for text fields.
+
+    The SDK decodes a string argument that holds JSON into objects unless the
+    parameter is typed exactly ``str``; a field typed ``str | None`` that
+    carries a JSON document (records, a manifest) would then fail as "not a
+    string". Objects are turned back into their JSON text here; the request
+    model decides whether the field accepts them.
+    """
+    return json.dumps(value) if isinstance(value, (dict, list)) else value
+
+
+def _accepts_only_text(annotation: Any) -> bool:
+    """True for ``str`` and ``str | None``: fields that never take an object."""
+    if annotation is str:
+        return True
+    args = typing.get_args(annotation)
+    return bool(args) and all(arg is str or arg is type(None) for arg in args)
+
+
 def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel], name: str) -> Callable[..., BaseModel]:
     """Wrap ``fn(request)`` as a function whose keyword arguments are the request's fields.
 
@@ -104,8 +125,14 @@ def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel]
     """
     parameters = []
     for field_name, field in request_model.model_fields.items():
+        text_only = _accepts_only_text(field.annotation)
         annotation = Annotated[
-            (field.annotation, *field.metadata, Field(description=field.description, examples=field.examples))
+            (
+                field.annotation,
+                *field.metadata,
+                *([BeforeValidator(_keep_json_text)] if text_only else []),
+                Field(description=field.description, examples=field.examples),
+            )
         ]
         default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
         parameters.append(inspect.Parameter(field_name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default))
@@ -114,7 +141,9 @@ def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel]
     def tool(**arguments: Any) -> BaseModel:
         try:
             return fn(request_model.model_validate(arguments))
-        except (FundamentalsError, ValidationError) as exc:
+        except ValidationError as exc:
+            raise ToolError("invalid arguments: " + "; ".join(describe_validation_error(exc))) from exc
+        except FundamentalsError as exc:
             raise ToolError(str(exc)) from exc
 
     tool.__name__ = name

@@ -111,3 +111,24 @@ async def test_structured_content_matches_the_text_block(server):
     async with Client(server, raise_exceptions=True) as client:
         result = await client.call_tool("search_references", {"query": "kv cache"})
     assert json.loads(result.content[0].text) == result.structured_content
+
+
+async def test_json_text_argument_reaches_the_tool_as_text():
+    # The SDK decodes JSON-looking strings for parameters not typed exactly `str`;
+    # compute_metrics' `text: str | None` must still receive the string.
+    records = json.dumps([{"start_s": 0, "first_token_s": 0.1, "end_s": 1.0, "output_tokens": 10, "prompt_tokens": 5}])
+    async with Client(build_server(), raise_exceptions=True) as client:
+        result = await client.call_tool("compute_metrics", {"text": records})
+    assert not result.is_error
+    # TTFT = 0.1 s - 0 s = 100 ms; TPOT = (1000 ms - 100 ms) / (10 - 1) = 100 ms
+    assert result.structured_content["ttft_ms"]["mean"] == pytest.approx(100.0)
+    assert result.structured_content["tpot_ms"]["mean"] == pytest.approx(100.0)
+
+
+async def test_cross_field_errors_read_as_field_and_problem():
+    async with Client(build_server()) as client:
+        result = await client.call_tool("compute_metrics", {"text": "[]", "records": []})
+    assert result.is_error
+    text = result.content[0].text
+    assert "invalid arguments: " in text and "give exactly one of path, text or records" in text
+    assert "errors.pydantic.dev" not in text

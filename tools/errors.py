@@ -17,6 +17,7 @@ CLI prints ``ErrorName: message`` on stderr and exits 1.
 
 __all__ = [
     "FundamentalsError",
+    "describe_validation_error",
     "InputFormatError",
     "InvalidQueryError",
     "ModelConfigError",
@@ -67,3 +68,15 @@ class NetworkUnavailableError(FundamentalsError):
 
 class UnknownRefError(FundamentalsError):
     """Raised when a branch, tag or commit is not found in an upstream repository."""
+
+
+def describe_validation_error(exc: Exception) -> list[str]:
+    """One ``field: problem`` line per error of a pydantic ``ValidationError``.
+
+    The input values are left out: they can be long, and they are the caller's data.
+    """
+    lines = []
+    for error in exc.errors():  # type: ignore[attr-defined]
+        field = ".".join(str(part) for part in error["loc"]) or "input"
+        lines.append(f"{field}: {error['msg']}")
+    return lines
