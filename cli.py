@@ -70,6 +70,13 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1, loopback only)")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
     p.add_argument("--path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
+    p.add_argument(
+        "--allow-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder whose files the tools may read (repeatable; the working directory is always allowed)",
+    )
 
     def run(args: argparse.Namespace) -> int:
         from .server import run_server
@@ -78,7 +85,7 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
             print(f"{PROG} serve: --port must be between 1 and 65535, got {args.port}", file=sys.stderr)
             return 2
         transport = "streamable-http" if args.http else "stdio"
-        run_server(transport, host=args.host, port=args.port, path=args.path)
+        run_server(transport, host=args.host, port=args.port, path=args.path, allow_dirs=args.allow_dir)
         return 0
 
     p.set_defaults(run=run)

@@ -13,7 +13,8 @@ import json
 import logging
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -25,6 +26,7 @@ from .. import __version__
 from ..tools import audit, corpus, sizing
 from ..tools import metrics as metrics_tools
 from ..tools.errors import FundamentalsError, describe_validation_error
+from ..tools.paths import allowed_dirs, ensure_within
 
 __all__ = ["build_server", "run_server", "SERVER_NAME"]
 
@@ -115,14 +117,18 @@ def _accepts_only_text(annotation: Any) -> bool:
     return bool(args) and all(arg is str or arg is type(None) for arg in args)
 
 
-def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel], name: str) -> Callable[..., BaseModel]:
+def _request_tool(
+    fn: Callable[[Any], BaseModel], request_model: type[BaseModel], name: str, roots: Sequence[Path]
+) -> Callable[..., BaseModel]:
     """Wrap ``fn(request)`` as a function whose keyword arguments are the request's fields.
 
     The MCP SDK builds a tool's input schema from the function signature, so the
     wrapper's signature copies each field (type, limits, description, default).
+    File paths (fields named ``path`` or ``*_path``) must lie inside ``roots``.
     Errors the user can fix become a ``ToolError`` so their message reaches the
     client; anything else stays a crash whose text is kept on the server.
     """
+    path_fields = [f for f in request_model.model_fields if f == "path" or f.endswith("_path")]
     parameters = []
     for field_name, field in request_model.model_fields.items():
         text_only = _accepts_only_text(field.annotation)
@@ -140,7 +146,11 @@ def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel]
 
     def tool(**arguments: Any) -> BaseModel:
         try:
-            return fn(request_model.model_validate(arguments))
+            request = request_model.model_validate(arguments)
+            for field_name in path_fields:
+                if getattr(request, field_name) is not None:
+                    ensure_within(getattr(request, field_name), roots, field=field_name)
+            return fn(request)
         except ValidationError as exc:
             raise ToolError("invalid arguments: " + "; ".join(describe_validation_error(exc))) from exc
         except FundamentalsError as exc:
@@ -152,12 +162,15 @@ def _request_tool(fn: Callable[[Any], BaseModel], request_model: type[BaseModel]
     return tool
 
 
-def build_server(references: corpus.Corpus | None = None) -> MCPServer:
+def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequence[str | Path] = ()) -> MCPServer:
     """Build the server with every tool, resource and prompt registered.
 
     ``references`` defaults to the bundled corpus; tests pass a small one.
+    Tools read files only inside the working directory, ``allow_dirs`` and the
+    folders named in ``LIF_ALLOWED_DIRS``.
     """
     docs = references if references is not None else corpus.default_corpus()
+    roots = allowed_dirs(allow_dirs)
     server = MCPServer(
         name=SERVER_NAME,
         title="LLM inference fundamentals",
@@ -178,7 +191,7 @@ def build_server(references: corpus.Corpus | None = None) -> MCPServer:
             "best sections with page, anchor and score, cut to max_tokens; read on with read_reference."
         ),
         annotations=READ_ONLY,
-    )(_request_tool(docs.search, corpus.SearchRequest, "search_references"))
+    )(_request_tool(docs.search, corpus.SearchRequest, "search_references", roots))
 
     server.tool(
         name="read_reference",
@@ -188,28 +201,28 @@ def build_server(references: corpus.Corpus | None = None) -> MCPServer:
             "Long answers are cut at max_tokens: when truncated is true, call again with offset=next_offset."
         ),
         annotations=READ_ONLY,
-    )(_request_tool(docs.read, corpus.ReadRequest, "read_reference"))
+    )(_request_tool(docs.read, corpus.ReadRequest, "read_reference", roots))
 
     server.tool(
         name="size_deployment",
         title="Size an LLM deployment: memory, fit, capacity, ceilings",
         description=SIZE_DEPLOYMENT_DESCRIPTION,
         annotations=HUB_LOOKUP,
-    )(_request_tool(sizing.size_deployment, sizing.SizingRequest, "size_deployment"))
+    )(_request_tool(sizing.size_deployment, sizing.SizingRequest, "size_deployment", roots))
 
     server.tool(
         name="compute_metrics",
         title="Compute TTFT, TPOT, ITL, E2E latency, throughput and goodput",
         description=COMPUTE_METRICS_DESCRIPTION,
         annotations=READ_ONLY,
-    )(_request_tool(metrics_tools.compute_metrics, metrics_tools.MetricsRequest, "compute_metrics"))
+    )(_request_tool(metrics_tools.compute_metrics, metrics_tools.MetricsRequest, "compute_metrics", roots))
 
     server.tool(
         name="audit_benchmark",
         title="Audit a benchmark write-up against the benchmark contract",
         description=AUDIT_BENCHMARK_DESCRIPTION,
         annotations=READ_ONLY,
-    )(_request_tool(audit.audit_benchmark, audit.AuditRequest, "audit_benchmark"))
+    )(_request_tool(audit.audit_benchmark, audit.AuditRequest, "audit_benchmark", roots))
 
     # --- resources -----------------------------------------------------------
 
@@ -299,10 +312,17 @@ def _page_reader(docs: corpus.Corpus, page_id: str) -> Callable[[], str]:
     return read_page
 
 
-def run_server(transport: str = "stdio", *, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp") -> None:
+def run_server(
+    transport: str = "stdio",
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    allow_dirs: Sequence[str | Path] = (),
+) -> None:
     """Serve over stdio (stdout carries only JSON-RPC) or streamable HTTP."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    server = build_server()
+    server = build_server(allow_dirs=allow_dirs)
     if transport == "stdio":
         server.run("stdio")
     else:

@@ -132,3 +132,43 @@ async def test_cross_field_errors_read_as_field_and_problem():
     text = result.content[0].text
     assert "invalid arguments: " in text and "give exactly one of path, text or records" in text
     assert "errors.pydantic.dev" not in text
+
+
+@pytest.mark.parametrize(
+    ("tool", "field"),
+    [("compute_metrics", "path"), ("audit_benchmark", "path"), ("size_deployment", "config_path")],
+)
+async def test_file_tools_refuse_paths_outside_the_allowed_folders(tool, field, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the working directory is the only allowed folder
+    async with Client(build_server()) as client:
+        result = await client.call_tool(tool, {field: "/etc/passwd"})
+    assert result.is_error
+    text = result.content[0].text
+    assert f"{field}: '/etc/passwd' is outside the folders this server may read" in text
+    assert "root:" not in text
+
+
+async def test_symlink_out_of_an_allowed_folder_is_refused(tmp_path, monkeypatch):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# secret\nTOP SECRET 4242\n")
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    (allowed / "link.md").symlink_to(outside / "secret.md")
+    monkeypatch.chdir(allowed)
+    async with Client(build_server()) as client:
+        result = await client.call_tool("audit_benchmark", {"path": str(allowed / "link.md")})
+    assert result.is_error and "4242" not in result.content[0].text
+
+
+async def test_allow_dir_opens_a_folder_to_the_tools(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "run.jsonl").write_text('{"start_s": 0, "first_token_s": 0.25, "end_s": 1.25, "output_tokens": 5}\n')
+    monkeypatch.chdir(tmp_path / "..")
+    async with Client(build_server(allow_dirs=[data]), raise_exceptions=True) as client:
+        result = await client.call_tool("compute_metrics", {"path": str(data / "run.jsonl")})
+    assert not result.is_error
+    # TTFT = 0.25 s = 250 ms; TPOT = (1250 - 250) ms / (5 - 1) = 250 ms
+    assert result.structured_content["ttft_ms"]["mean"] == pytest.approx(250.0)
+    assert result.structured_content["tpot_ms"]["mean"] == pytest.approx(250.0)

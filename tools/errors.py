@@ -9,6 +9,7 @@
     ├── ModelConfigError                a config.json that is malformed or incomplete
     ├── InputFormatError                a file or payload that cannot be parsed
     ├── NetworkUnavailableError         a look-up that needs the network failed
+    ├── PathNotAllowedError             a file outside the folders the server may read
     └── UnknownRefError                 a git ref that an upstream repository does not have
 
 The MCP server turns any of these into a tool error with the same message; the
@@ -22,6 +23,7 @@ __all__ = [
     "InvalidQueryError",
     "ModelConfigError",
     "NetworkUnavailableError",
+    "PathNotAllowedError",
     "UnknownGPUError",
     "UnknownModelError",
     "UnknownPageError",
@@ -64,6 +66,10 @@ class InputFormatError(FundamentalsError):
 
 class NetworkUnavailableError(FundamentalsError):
     """Raised when a look-up needs the network (Hub, GitHub) and it failed."""
+
+
+class PathNotAllowedError(FundamentalsError):
+    """Raised when the MCP server is asked to read a file outside its allowed folders."""
 
 
 class UnknownRefError(FundamentalsError):
