@@ -41,8 +41,10 @@ def test_wheel_installs_one_namespaced_package_with_the_corpus(wheel):
     assert sources <= shipped, f"modules missing from the wheel: {sorted(sources - shipped)}"
 
 
-def test_installed_wheel_serves_the_corpus_from_outside_the_checkout(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory):
+    """A fresh venv holding only our wheel; dependencies are borrowed from the test environment."""
+    env_dir = tmp_path_factory.mktemp("fresh") / "venv"
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
     # Dependencies come from this test environment (no download); the package itself only from the wheel.
@@ -50,6 +52,11 @@ def test_installed_wheel_serves_the_corpus_from_outside_the_checkout(wheel, tmp_
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([py, "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)], check=True)
+    return env_dir
+
+
+def test_installed_wheel_answers_from_outside_the_checkout(installed, tmp_path):
+    env_dir, py = installed, installed / "bin" / "python"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     run = subprocess.run(
@@ -64,3 +71,15 @@ def test_installed_wheel_serves_the_corpus_from_outside_the_checkout(wheel, tmp_
     skill_dir = tmp_path / "skills"
     subprocess.run([env_dir / "bin" / "lif", "install-skill", str(skill_dir)], cwd=elsewhere, check=True)
     assert (skill_dir / "llm-inference-fundamentals" / "SKILL.md").is_file()
+
+
+@pytest.mark.anyio
+async def test_installed_wheel_serves_the_corpus_over_stdio(installed, tmp_path):
+    from mcp import Client, StdioServerParameters
+
+    server = StdioServerParameters(command=str(installed / "bin" / "llm-inference-fundamentals"), args=["serve"], cwd=str(tmp_path))
+    async with Client(server) as client:
+        page = await client.call_tool("read_reference", {"page": "memory-sizing", "section": "kv-cache-per-token"})
+        skill = await client.read_resource("skill://llm-inference-fundamentals/SKILL.md")
+    assert not page.is_error and page.structured_content["text"].startswith("## KV cache per token")
+    assert skill.contents[0].text.startswith("---\nname: llm-inference-fundamentals")
