@@ -8,11 +8,13 @@ tensors, so they can be checked by hand against published totals.
 
 Per-layer rules, in order: ``hybrid_override_pattern`` (Nemotron-H: M Mamba2, * attention,
 - MLP, E MoE), ``layers_block_type``, ``layer_types``, ``attn_layer_period/offset`` (Jamba),
+``attn_type_list`` (MiniMax: 0 lightning linear attention, 1 softmax attention),
 ``full_attention_interval`` (Qwen3-Next), ``sliding_window_pattern`` (Gemma 3, default 6:
 layer i global iff (i+1) % 6 == 0), Gemma 2 / gpt-oss alternation (even layers slide),
 Llama 4 ``no_rope_layers`` (default: every 4th layer global, the rest chunked), Qwen2
 ``use_sliding_window`` with ``max_window_layers``; otherwise full attention. MLA when
-``kv_lora_rank`` is set; the last ``num_kv_shared_layers`` layers reuse earlier KV.
+``kv_lora_rank`` is set; the last ``num_kv_shared_layers`` layers reuse earlier KV. Falcon-H1 runs
+attention and a Mamba2 mixer side by side in every layer (KV and state both held).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ __all__ = [
 
 Component = Literal["embedding", "lm_head", "attention", "mlp", "experts", "shared_experts", "router", "mixer", "norm"]
 Split = Literal["column", "row", "kv", "vocab", "expert", "replicated"]
-Mixer = Literal["attention", "mla", "mamba1", "mamba2", "gdn", "none"]
+Mixer = Literal["attention", "mla", "mamba1", "mamba2", "gdn", "lightning", "none"]
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,8 @@ class LayerSpec:
         if self.kv_shared:
             return "kv_shared"
         if self.mixer == "attention":
-            if self.attention == "full":
-                return "full_attention"
-            return f"{self.attention}_attention({self.window})"
+            span = "full_attention" if self.attention == "full" else f"{self.attention}_attention({self.window})"
+            return span + ("+mamba2" if self.state is not None else "")
         return self.mixer
 
 
@@ -108,6 +109,7 @@ class Architecture:
     qk_head_dim: int = 0  # per-head q.k width (MLA: nope + rope)
     v_head_dim: int = 0
     experts: int = 0
+    indexer_bytes_per_token: int = 0  # DSA lightning indexer K cache per MLA layer (fp8 + fp32 scale per 128)
     top_k: int = 0
     notes: tuple[str, ...] = ()
     config: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -141,7 +143,21 @@ _MISSING = object()
 _LIMITS = {"hidden_size": 1 << 20, "num_hidden_layers": 10_000, "vocab_size": 100_000_000,
            "num_attention_heads": 65_536, "num_key_value_heads": 65_536, "head_dim": 65_536,
            "intermediate_size": 1 << 24, "moe_intermediate_size": 1 << 24, "experts": 1 << 17}
-_TIED_DEFAULT_TRUE = ("gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text")
+# Model types whose transformers config class leaves tie_word_embeddings at PretrainedConfig's True default.
+_TIED_DEFAULT_TRUE = ("gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text", "cohere", "cohere2",
+                      "starcoder2", "gpt_bigcode", "gpt2", "falcon", "opt", "bloom", "mpt")
+# Model types whose MLP is up -> activation -> down (two matrices), not gated SwiGLU/GeGLU (three).
+_UNGATED_MLP = ("starcoder2", "gpt_bigcode", "gpt2", "gpt_neox", "gptj", "falcon", "opt", "bloom", "mpt", "phi")
+# Fields a published config may omit because its transformers config class supplies them (google/gemma-3-4b-it's
+# text_config gives only hidden_size, intermediate_size, num_hidden_layers and sliding_window).
+_CONFIG_DEFAULTS: dict[str, dict[str, Any]] = {
+    "gemma3_text": {"vocab_size": 262_208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+                    "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+                    "max_position_embeddings": 131_072, "sliding_window": 4096, "sliding_window_pattern": 6},
+    "gemma2": {"vocab_size": 256_000, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+               "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "max_position_embeddings": 8192,
+               "sliding_window": 4096},
+}
 
 
 def text_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +189,7 @@ def _get(c: dict[str, Any], *keys: str, default: Any = _MISSING, positive: bool 
                 raise ModelConfigError(f"config.{k}: must be a positive integer, got {v}")
             if v < 0:
                 raise ModelConfigError(f"config.{k}: must not be negative, got {v}")
-            limit = _LIMITS.get(k)
+            limit = _LIMITS.get(k, _LIMITS.get(keys[0], 1 << 40))  # aliases (n_layer, n_embd) share the limit
             if limit is not None and v > limit:
                 raise ModelConfigError(f"config.{k}: {v} is implausibly large (limit {limit})")
             return v
@@ -239,7 +255,7 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
                     raise ModelConfigError("config.attention_chunk_size: chunked layers need a positive chunk size")
                 out.append(("attention", "chunked", chunk, ""))
             elif t == "linear_attention":
-                out.append(("gdn", None, None, ""))
+                out.append(("lightning" if model_type.startswith("minimax") else "gdn", None, None, ""))
             elif t == "mamba":
                 out.append(("mamba2", None, None, ""))
             else:
@@ -250,6 +266,12 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
             notes.append("use_sliding_window=false: sliding layers in layer_types treated as full attention")
             out = [("attention", "full", None, "") if o[1] == "sliding" else o for o in out]
         return out
+    atl = c.get("attn_type_list")
+    if atl is not None:
+        if not isinstance(atl, list) or len(atl) != L or any(a not in (0, 1) for a in atl):
+            raise ModelConfigError(f"config.attn_type_list: expected {L} entries of 0 (lightning linear attention) "
+                                   "or 1 (softmax attention)")
+        return [("attention", "full", None, "") if a == 1 else ("lightning", None, None, "") for a in atl]
     if "attn_layer_period" in c and "attn_layer_offset" in c:
         period = _get(c, "attn_layer_period")
         offset = _get(c, "attn_layer_offset", positive=False)
@@ -274,6 +296,8 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
     if c.get("use_sliding_window") is True:
         start = _get(c, "max_window_layers", default=0, positive=False)
         return [sliding() if i >= start else ("attention", "full", None, "") for i in range(L)]
+    if c.get("use_sliding_window") is False:
+        return [("attention", "full", None, "")] * L
     if isinstance(window, int) and not isinstance(window, bool) and window > 0:
         notes.append(f"sliding_window={window} is declared without layer_types or use_sliding_window: "
                      "treated as full attention (as vLLM does for such configs); an upper bound if it does slide")
@@ -281,6 +305,11 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
 
 
 def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
+    kinds = c.get("mlp_layer_types")
+    if kinds is not None:
+        if not isinstance(kinds, list) or len(kinds) != L or any(k not in ("dense", "sparse") for k in kinds):
+            raise ModelConfigError(f"config.mlp_layer_types: expected {L} entries of 'dense' or 'sparse'")
+        return [k == "sparse" for k in kinds]
     if "first_k_dense_replace" in c or "moe_layer_freq" in c:
         k = _get(c, "first_k_dense_replace", default=0, positive=False)
         f = c.get("moe_layer_freq", 1)
@@ -302,6 +331,34 @@ def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
 # tensors
 
 
+def _mamba2(c: dict[str, Any], p: str, i: int, h: int, conv_b: int, ssm_b: int) -> tuple[list[Tensor], StateSpec]:
+    """Tensors and per-sequence state of one Mamba2 mixer (Nemotron-H, Granite-4 hybrids, Falcon-H1)."""
+    T: list[Tensor] = []
+    heads = _get(c, "mamba_num_heads", "mamba_n_heads")
+    if c.get("mamba_d_head") == "auto" and "mamba_head_dim" not in c:
+        d_ssm = _get(c, "mamba_d_ssm", default=None) or _get(c, "mamba_expand", "expand", default=2) * h
+        mhd = d_ssm // heads
+    else:
+        mhd = _get(c, "mamba_head_dim", "mamba_d_head")
+    ds = _get(c, "ssm_state_size", "mamba_d_state")
+    ng = _get(c, "n_groups", "mamba_n_groups", default=1)
+    k = _get(c, "conv_kernel", "mamba_d_conv", default=4)
+    d_in = heads * mhd
+    conv_dim = d_in + 2 * ng * ds
+    T += [Tensor(f"{p}.mixer.in_proj", "mixer", i, d_in + conv_dim + heads, h, linear=True, split="column"),
+          Tensor(f"{p}.mixer.conv1d", "mixer", i, conv_dim, k, split="column"),
+          Tensor(f"{p}.mixer.out_proj", "mixer", i, h, d_in, linear=True, split="row"),
+          Tensor(f"{p}.mixer.dt_bias+A_log+D", "mixer", i, 3 * heads, split="column"),
+          Tensor(f"{p}.mixer.norm", "norm", i, d_in, split="column")]
+    if c.get("use_conv_bias", True):
+        T.append(Tensor(f"{p}.mixer.conv1d.bias", "mixer", i, conv_dim, split="column"))
+    if c.get("use_bias") or c.get("mamba_proj_bias"):
+        T += [Tensor(f"{p}.mixer.in_proj.bias", "mixer", i, d_in + conv_dim + heads, split="column"),
+              Tensor(f"{p}.mixer.out_proj.bias", "mixer", i, h)]
+    state = StateSpec(conv_dim * (k - 1), heads * mhd * ds, conv_b, ssm_b)
+    return T, state
+
+
 def parse_architecture(config: dict[str, Any]) -> Architecture:
     """Parse an HF config (multimodal wrappers included) into layers, tensors and state.
 
@@ -310,11 +367,21 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
     c = text_config(config)
     model_type = str(c.get("model_type") or "unknown")
     notes: list[str] = []
+    if c.get("compress_ratios") is not None or model_type == "deepseek_v4":
+        raise ModelConfigError("config.compress_ratios: DeepSeek-V4 compressed sparse attention is not modelled "
+                               "(its KV per layer depends on per-layer compression ratios); no size is given")
+    defaults = _CONFIG_DEFAULTS.get(model_type, {})
+    filled = [k for k in defaults if k not in c and not (k == "sliding_window_pattern" and "layer_types" in c)]
+    if filled:
+        c = {**c, **{k: defaults[k] for k in filled}}
+        notes.append(f"{model_type} config omits {', '.join(f'{k}={defaults[k]}' for k in filled)}: the transformers "
+                     "config-class defaults are used")
     h = _get(c, "hidden_size", "n_embd", "d_model")
     L = _get(c, "num_hidden_layers", "n_layer", "num_layers")
     V = _get(c, "vocab_size")
     nh = _get(c, "num_attention_heads", "n_head")
-    kv = _get(c, "num_key_value_heads", "n_head_kv", "num_kv_heads", "multi_query_group_num", default=nh)
+    kv = _get(c, "num_key_value_heads", "n_head_kv", "num_kv_heads", "multi_query_group_num",
+              default=1 if c.get("multi_query") is True else nh)
     if kv > nh:
         raise ModelConfigError(f"config.num_key_value_heads: {kv} exceeds num_attention_heads ({nh})")
     explicit_hd = _get(c, "head_dim", "attention_head_dim", default=None)
@@ -328,7 +395,7 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
         tied = model_type in _TIED_DEFAULT_TRUE or str(c.get("_wrapper_model_type")) in _TIED_DEFAULT_TRUE
         notes.append(f"tie_word_embeddings absent: {'tied' if tied else 'untied'} (the {model_type} default)")
     act = str(c.get("mlp_hidden_act", c.get("hidden_act", c.get("hidden_activation", "silu"))))
-    gated = act not in ("relu2",)
+    gated = act not in ("relu2",) and model_type not in _UNGATED_MLP
     mla = c.get("kv_lora_rank") is not None
     E = _get(c, "n_routed_experts", "num_local_experts", "num_experts", default=0, positive=False)
     if E > _LIMITS["experts"]:
@@ -338,6 +405,14 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
         raise ModelConfigError(f"config.num_experts_per_tok: must be 1..{E} (number of experts), got {top_k}")
 
     mixers = _mixers(c, L, model_type, notes)
+    per_layer_heads = c.get("num_attention_heads_per_layer")
+    if per_layer_heads is not None:
+        if (not isinstance(per_layer_heads, list) or len(per_layer_heads) != L
+                or any(isinstance(x, bool) or not isinstance(x, int) or x <= 0 or x % kv for x in per_layer_heads)):
+            raise ModelConfigError(f"config.num_attention_heads_per_layer: expected {L} positive multiples of "
+                                   f"num_key_value_heads ({kv})")
+        notes.append("num_attention_heads_per_layer: query heads vary by layer (q/o projections sized per layer)")
+    idx_dim = _get(c, "index_head_dim", default=0, positive=False) if c.get("index_topk") else 0
     moe = _moe_layers(c, L, model_type) if E else [False] * L
     shared_n = _get(c, "num_kv_shared_layers", default=0, positive=False)
     if shared_n >= L:
@@ -347,6 +422,9 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
     if not tied:
         T.append(Tensor("lm_head", "lm_head", None, V, h, linear=True, split="vocab"))
     T.append(Tensor("model.norm", "norm", None, h))
+    if model_type in ("gpt2", "gpt_bigcode"):  # learned absolute position embeddings
+        T.append(Tensor("transformer.wpe", "embedding", None, _get(c, "n_positions", "max_position_embeddings"), h,
+                        split="replicated"))
 
     layers: list[LayerSpec] = []
     qk_hd, v_hd = hd, hd
@@ -368,26 +446,31 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
         norms = 2
         if model_type.startswith("gemma2") or model_type.startswith("gemma3"):
             norms = 4
-        if model_type == "nemotron_h":
-            norms = 1
+        if model_type in ("nemotron_h", "cohere", "cohere2"):
+            norms = 1  # Nemotron-H: one norm per block; Cohere: one LayerNorm before the parallel attention + MLP
         if mixer == "attention" and mla:
             mixer = "mla"
         if mixer == "attention":
             gate = 2 if (model_type == "qwen3_next" or c.get("attn_output_gate")) else 1
-            T += [Tensor(f"{p}.self_attn.q_proj", "attention", i, nh * hd * gate, h, linear=True, split="column"),
+            nh_i = per_layer_heads[i] if per_layer_heads else nh
+            T += [Tensor(f"{p}.self_attn.q_proj", "attention", i, nh_i * hd * gate, h, linear=True, split="column"),
                   Tensor(f"{p}.self_attn.k_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
                   Tensor(f"{p}.self_attn.v_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
-                  Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh * hd, linear=True, split="row")]
-            if c.get("attention_bias") or model_type in ("qwen2", "qwen2_moe"):
+                  Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh_i * hd, linear=True, split="row")]
+            if c.get("attention_bias") or c.get("use_bias") or model_type in ("qwen2", "qwen2_moe", "gpt_bigcode"):
                 T += [Tensor(f"{p}.self_attn.q_proj.bias", "attention", i, nh * hd, split="column"),
                       Tensor(f"{p}.self_attn.k_proj.bias", "attention", i, kv * hd, split="kv"),
                       Tensor(f"{p}.self_attn.v_proj.bias", "attention", i, kv * hd, split="kv")]
-                if c.get("attention_bias"):
+                if (c.get("attention_bias") and not model_type.startswith("glm")) or c.get("use_bias") or (
+                        model_type == "gpt_bigcode"):
                     T.append(Tensor(f"{p}.self_attn.o_proj.bias", "attention", i, h))
             if model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "olmo2") or c.get("qk_norm"):
                 T += [Tensor(f"{p}.self_attn.q_norm", "norm", i, hd), Tensor(f"{p}.self_attn.k_norm", "norm", i, hd)]
             if model_type == "gpt_oss":
                 T.append(Tensor(f"{p}.self_attn.sinks", "attention", i, nh, split="column"))
+            if model_type == "falcon_h1":  # parallel hybrid: a Mamba2 mixer beside attention in every layer
+                mt, state = _mamba2(c, p, i, h, conv_b, ssm_b)
+                T += mt
         elif mixer == "mla":
             kv_lora, rope = mla_dims  # type: ignore[misc]
             ql = _get(c, "q_lora_rank", default=None)
@@ -402,25 +485,23 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
                   Tensor(f"{p}.self_attn.kv_b_proj", "attention", i, nh * (qk_hd - rope + v_hd), kv_lora, linear=True,
                          split="column"),
                   Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh * v_hd, linear=True, split="row")]
+            if idx_dim:  # DSA lightning indexer (DeepSeek-V3.2, GLM-5): its own q, k and head weights
+                ih = _get(c, "index_n_heads")
+                T += [Tensor(f"{p}.self_attn.indexer.wq_b", "attention", i, ih * idx_dim, ql or h, linear=True),
+                      Tensor(f"{p}.self_attn.indexer.wk", "attention", i, idx_dim, h, linear=True),
+                      Tensor(f"{p}.self_attn.indexer.k_norm", "norm", i, 2 * idx_dim),
+                      Tensor(f"{p}.self_attn.indexer.weights_proj", "attention", i, ih, h)]
         elif mixer == "mamba2":
-            heads = _get(c, "mamba_num_heads", "mamba_n_heads")
-            mhd = _get(c, "mamba_head_dim", "mamba_d_head")
-            ds = _get(c, "ssm_state_size", "mamba_d_state")
-            ng = _get(c, "n_groups", "mamba_n_groups", default=1)
-            k = _get(c, "conv_kernel", "mamba_d_conv", default=4)
-            d_in = heads * mhd
-            conv_dim = d_in + 2 * ng * ds
-            T += [Tensor(f"{p}.mixer.in_proj", "mixer", i, d_in + conv_dim + heads, h, linear=True, split="column"),
-                  Tensor(f"{p}.mixer.conv1d", "mixer", i, conv_dim, k, split="column"),
-                  Tensor(f"{p}.mixer.out_proj", "mixer", i, h, d_in, linear=True, split="row"),
-                  Tensor(f"{p}.mixer.dt_bias+A_log+D", "mixer", i, 3 * heads, split="column"),
-                  Tensor(f"{p}.mixer.norm", "norm", i, d_in, split="column")]
-            if c.get("use_conv_bias", True):
-                T.append(Tensor(f"{p}.mixer.conv1d.bias", "mixer", i, conv_dim, split="column"))
-            if c.get("use_bias") or c.get("mamba_proj_bias"):
-                T += [Tensor(f"{p}.mixer.in_proj.bias", "mixer", i, d_in + conv_dim + heads, split="column"),
-                      Tensor(f"{p}.mixer.out_proj.bias", "mixer", i, h)]
-            state = StateSpec(conv_dim * (k - 1), heads * mhd * ds, conv_b, ssm_b)
+            mt, state = _mamba2(c, p, i, h, conv_b, ssm_b)
+            T += mt
+        elif mixer == "lightning":
+            # MiniMax lightning (linear) attention: fused qkv, output gate, out_proj, norm; fp32 state
+            # (num_heads, head_dim, head_dim) per sequence (vLLM MiniMax linear-attention cache)
+            T += [Tensor(f"{p}.self_attn.qkv_proj", "mixer", i, 3 * nh * hd, h, linear=True, split="column"),
+                  Tensor(f"{p}.self_attn.output_gate", "mixer", i, nh * hd, h, linear=True, split="column"),
+                  Tensor(f"{p}.self_attn.out_proj", "mixer", i, h, nh * hd, linear=True, split="row"),
+                  Tensor(f"{p}.self_attn.norm", "norm", i, nh * hd, split="column")]
+            state = StateSpec(0, nh * hd * hd, 0, 4)
         elif mixer == "mamba1":
             expand = _get(c, "mamba_expand", "expand", default=2)
             ds = _get(c, "mamba_d_state", "ssm_state_size", default=16)
@@ -465,14 +546,19 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
         # feed-forward
         ffn = ffn_hint or ("moe" if moe[i] else "dense")
         if ffn == "dense":
-            inter = _get(c, "intermediate_size_mlp", "intermediate_size", "ffn_hidden_size", "n_inner")
+            if model_type.startswith("granitemoe"):  # Granite MoE hybrids: the dense MLP is shared_mlp
+                inter = _get(c, "shared_intermediate_size", "intermediate_size")
+            elif model_type == "gpt_bigcode" and c.get("n_inner") is None:
+                inter = 4 * h
+            else:
+                inter = _get(c, "intermediate_size_mlp", "intermediate_size", "ffn_hidden_size", "n_inner")
             mats = 3 if gated else 2
             names = ("gate_proj", "up_proj", "down_proj") if gated else ("up_proj", "down_proj")
             for nm in names[:mats]:
                 rows, cols = (h, inter) if nm == "down_proj" else (inter, h)
                 T.append(Tensor(f"{p}.mlp.{nm}", "mlp", i, rows, cols, linear=True,
                                 split="row" if nm == "down_proj" else "column"))
-            if c.get("mlp_bias"):
+            if c.get("mlp_bias") or c.get("use_bias") or model_type == "gpt_bigcode":
                 T.append(Tensor(f"{p}.mlp.bias", "mlp", i, inter * (mats - 1) + h))
         elif ffn == "moe":
             if not E:
@@ -491,7 +577,7 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
                              split="expert"),
                       Tensor(f"{p}.mlp.experts.down_proj", "experts", i, h, mi, count=E, linear=True, split="expert"),
                       Tensor(f"{p}.mlp.gate", "router", i, E, h, linear=False)]
-                if c.get("topk_method") == "noaux_tc" or model_type in ("deepseek_v3", "kimi_k2") or (
+                if c.get("topk_method") == "noaux_tc" or model_type in ("deepseek_v3", "kimi_k2", "glm4_moe") or (
                         model_type == "nemotron_h"):
                     T.append(Tensor(f"{p}.mlp.gate.e_score_correction_bias", "router", i, E))
                 shared = 0
@@ -502,6 +588,8 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
                     T.append(Tensor(f"{p}.mlp.shared_expert_gate", "router", i, 1, h))
                 elif c.get("moe_shared_expert_intermediate_size"):
                     shared = _get(c, "moe_shared_expert_intermediate_size")
+                elif c.get("shared_intermediate_size"):  # Granite MoE hybrids
+                    shared = _get(c, "shared_intermediate_size")
                 elif model_type.startswith("llama4"):
                     shared = mi
                 if shared:
@@ -513,11 +601,12 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
         layers.append(LayerSpec(i, mixer, span if mixer == "attention" else None, window if mixer == "attention" else None,  # type: ignore[arg-type]
                                 kv_shared and mixer in ("attention", "mla"), ffn, state))  # type: ignore[arg-type]
 
-    if not any(lay.mixer in ("attention", "mla", "mamba1", "mamba2", "gdn") for lay in layers):
+    if not any(lay.mixer in ("attention", "mla", "mamba1", "mamba2", "gdn", "lightning") for lay in layers):
         raise ModelConfigError("config: no token-mixing layer found (attention, MLA, Mamba or linear attention)")
     max_pos = _get(c, "max_position_embeddings", "n_positions", "max_seq_len", "seq_length", default=None)
     return Architecture(
         model_type=model_type, hidden=h, vocab=V, heads=nh, kv_heads=kv, head_dim=hd, layers=tuple(layers),
         tensors=tuple(T), tied_embeddings=tied, dtype=dtype, max_position=max_pos, mla=mla_dims,
         qk_head_dim=qk_hd, v_head_dim=v_hd, experts=E, top_k=top_k, notes=tuple(notes), config=c,
+        indexer_bytes_per_token=(idx_dim + 4 * math.ceil(idx_dim / 128)) if (idx_dim and mla_dims) else 0,
     )

@@ -75,8 +75,7 @@ class WeightFormat:
         elif self.scale == "channel":
             extra = rows * self.scale_bytes
         elif self.scale == "group":
-            assert self.group_size is not None
-            groups = rows * math.ceil(cols / self.group_size)
+            groups = rows * (math.ceil(cols / self.group_size) if self.group_size else 1)
             extra = groups * (self.scale_bytes + self.zero_bytes)
         elif self.scale == "block":
             assert self.block is not None
@@ -116,18 +115,31 @@ _GGUF_MIXES = {"q5_k_m": "q5_k", "q5_k_s": "q5_k", "q4_k_m": "q4_k", "q4_k_s": "
 
 WEIGHT_FORMAT_NAMES = (
     "fp32", "bf16", "fp16", "fp8", "fp8-channel", "fp8-tensor", "fp8-block", "int8",
-    "int4-awq", "int4-gptq", "int4-awq-g<N>", "int4-gptq-g<N>", "mxfp4", "nvfp4",
+    "int4-awq", "int4-gptq", "int4-awq-g<N>", "int4-gptq-g<N>", "int<2|3|4|8>-<awq|gptq>[-g<N>|-channel]",
+    "nf4", "mxfp4", "nvfp4",
     *GGUF_TYPES, *_GGUF_MIXES, "gguf-<bits per weight>",
 )
 
 
-def _int4(kind: str, group: int) -> WeightFormat:
+def _int4(kind: str, group: int, bits: int = 4) -> WeightFormat:
+    """AWQ/GPTQ integer weights; group 0 means one group per output channel (group_size -1 in the config)."""
+    what = f"group {group}" if group else "per output channel (group_size -1)"
     return WeightFormat(
-        f"int4-{kind}-g{group}", 4, scale="group", group_size=group, scale_bytes=2, zero_bytes=0.5,
+        f"int{bits}-{kind}-{'g' + str(group) if group else 'channel'}", bits, scale="group",
+        group_size=group or None, scale_bytes=2, zero_bytes=bits / 8,
         per_input_col_bytes=4 if kind == "gptq" else 0,
-        description=(f"int4 {kind.upper()}, group {group}: 0.5 B/weight + fp16 scale and packed 4-bit zero per "
-                     f"group{' + int32 g_idx per input column' if kind == 'gptq' else ''}"),
+        description=(f"int{bits} {kind.upper()}, {what}: {bits / 8:g} B/weight + fp16 scale and packed {bits}-bit "
+                     f"zero per group{' + int32 g_idx per input column' if kind == 'gptq' else ''}"),
     )
+
+
+def _bnb4(double_quant: bool, kind: str = "nf4") -> WeightFormat:
+    """bitsandbytes 4-bit: 0.5 B/weight + an fp32 absmax per 64 weights, or with double quantization an 8-bit
+    absmax per 64 plus an fp32 scale per 256 such blocks (bitsandbytes functional.quantize_4bit)."""
+    scale = (1 + 4 / 256) if double_quant else 4
+    return WeightFormat(
+        f"bnb-{kind}{'-dq' if double_quant else ''}", 4, scale="group", group_size=64, scale_bytes=scale,
+        description=(f"bitsandbytes {kind}: 0.5 B/weight + {'8-bit absmax per 64 + fp32 per 256 blocks' if double_quant else 'fp32 absmax per 64'}"))
 
 
 def _fp8_block(rows: int = 128, cols: int = 128) -> WeightFormat:
@@ -152,14 +164,16 @@ def weight_format(name: str) -> WeightFormat:
     if key in ("int8", "int8-channel", "w8a8"):
         return WeightFormat("int8", 8, scale="channel", scale_bytes=4, compute="int8",
                             description="int8, one fp32 scale per output channel (W8A8)")
-    m = re.fullmatch(r"int4-(awq|gptq)(?:-g(\d+))?", key)
+    m = re.fullmatch(r"int([2348])-(awq|gptq)(?:-g(\d+)|-(channel))?", key)
     if m:
-        group = int(m.group(2) or 128)
-        if not 8 <= group <= 8192:
+        group = 0 if m.group(4) else int(m.group(3) or 128)
+        if group and not 8 <= group <= 8192:
             raise ModelConfigError(f"weights: group size {group} out of range 8..8192")
-        return _int4(m.group(1), group)
+        return _int4(m.group(2), group, int(m.group(1)))
     if key in ("int4", "awq", "gptq"):
         return _int4("gptq" if key == "gptq" else "awq", 128)
+    if key in ("nf4", "bnb-nf4", "bnb-4bit", "fp4-bnb"):
+        return _bnb4(double_quant=False)
     if key == "mxfp4":
         return WeightFormat("mxfp4", 4, scale="group", group_size=32, scale_bytes=1,
                             description="MXFP4: 4-bit e2m1 + one E8M0 scale byte per 32 (4.25 bits)")
@@ -224,30 +238,60 @@ def checkpoint_weight_format(config: dict[str, Any]) -> tuple[WeightFormat, str]
             return (_with_skips(weight_format("mxfp4"), _skips(qc, "modules_to_not_convert")),
                     "quantization_config.quant_method=mxfp4")
         if method in ("awq", "gptq"):
-            bits = int(qc.get("bits", qc.get("w_bit", 4)))
-            group = int(qc.get("group_size", qc.get("q_group_size", 128)))
-            if bits != 4:
-                raise ModelConfigError(f"quantization_config.bits={bits}: only 4-bit {method.upper()} is modelled; pass weights=int8 or another format")
-            fmt = _int4(method, group if group > 0 else 128)
+            bits = _qc_int(qc, "bits", "w_bit", default=4)
+            group = _qc_int(qc, "group_size", "q_group_size", default=128)
+            if bits not in (2, 3, 4, 8):
+                raise ModelConfigError(f"quantization_config.bits={bits}: {method.upper()} with 2, 3, 4 or 8 bits is "
+                                       "modelled; pass weights=<format> explicitly")
+            if group != -1 and not 8 <= group <= 8192:
+                raise ModelConfigError(f"quantization_config.group_size={group}: expected -1 (per channel) or 8..8192")
+            fmt = _int4(method, 0 if group == -1 else group, bits)
             return (_with_skips(fmt, ("lm_head", *_skips(qc, "modules_to_not_convert"))),
-                    f"quantization_config.quant_method={method} bits=4 group_size={group}")
+                    f"quantization_config.quant_method={method} bits={bits} group_size={group}")
+        if method == "fbgemm_fp8":
+            return (_with_skips(weight_format("fp8-channel"), _skips(qc, "modules_to_not_convert")),
+                    "quantization_config.quant_method=fbgemm_fp8 (per-channel fp8)")
+        if method == "bitsandbytes":
+            skip = _skips(qc, "llm_int8_skip_modules")
+            if qc.get("load_in_4bit"):
+                kind = str(qc.get("bnb_4bit_quant_type", "fp4")).lower()
+                fmt = _bnb4(bool(qc.get("bnb_4bit_use_double_quant")), kind if kind in ("nf4", "fp4") else "nf4")
+                return _with_skips(fmt, skip), f"quantization_config bitsandbytes 4-bit {kind}"
+            if qc.get("load_in_8bit"):
+                return _with_skips(weight_format("int8"), skip), "quantization_config bitsandbytes 8-bit (LLM.int8)"
+            raise ModelConfigError("quantization_config.quant_method=bitsandbytes: neither load_in_4bit nor "
+                                   "load_in_8bit is true; pass weights=<format> explicitly")
         if method == "compressed-tensors":
             return _compressed_tensors(qc)
-        if method == "modelopt":
-            algo = str(qc.get("quant_algo", "")).upper()
+        if method in ("modelopt", "modelopt_fp4"):
+            algo = str(qc.get("quant_algo", "NVFP4" if method == "modelopt_fp4" else "")).upper()
+            skip = _skips(qc, "exclude_modules", "ignore")
             if algo == "FP8":
-                return _with_skips(weight_format("fp8-tensor"), _skips(qc, "exclude_modules")), "quantization_config modelopt FP8"
+                return _with_skips(weight_format("fp8-tensor"), skip), "quantization_config modelopt FP8"
             if algo == "NVFP4":
-                return _with_skips(weight_format("nvfp4"), _skips(qc, "exclude_modules")), "quantization_config modelopt NVFP4"
+                return _with_skips(weight_format("nvfp4"), skip), "quantization_config modelopt NVFP4"
+            raise ModelConfigError(f"quantization_config.quant_algo='{algo}': modelopt FP8 and NVFP4 are modelled; "
+                                   "pass weights=<format> explicitly")
         raise ModelConfigError(
-            f"quantization_config.quant_method='{method}' is not modelled (known: fp8, mxfp4, awq, gptq, "
-            "compressed-tensors, modelopt); pass weights=<format> explicitly"
+            f"quantization_config.quant_method='{method}' is not modelled (known: fp8, fbgemm_fp8, mxfp4, awq, gptq, "
+            "bitsandbytes, compressed-tensors, modelopt); pass weights=<format> explicitly"
         )
     dtype = config.get("torch_dtype", config.get("dtype"))
     fmt = _dtype_format(dtype) if dtype is not None else None
     if fmt is not None:
         return fmt, f"no quantization_config; torch_dtype={dtype}"
     return _FLOAT["bf16"], "no quantization_config and no torch_dtype: assumed bf16"
+
+
+def _qc_int(qc: dict[str, Any], *keys: str, default: int) -> int:
+    for k in keys:
+        v = qc.get(k)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v:
+            raise ModelConfigError(f"quantization_config.{k}: expected an integer, got {v!r}")
+        return int(v)
+    return default
 
 
 def _with_skips(fmt: WeightFormat, skips: tuple[str, ...]) -> WeightFormat:
@@ -257,8 +301,10 @@ def _with_skips(fmt: WeightFormat, skips: tuple[str, ...]) -> WeightFormat:
 def _compressed_tensors(qc: dict[str, Any]) -> tuple[WeightFormat, str]:
     groups = qc.get("config_groups") or {}
     first = next(iter(groups.values()), {}) if isinstance(groups, dict) else {}
-    w = (first or {}).get("weights") or {}
-    bits, typ = int(w.get("num_bits", 0) or 0), str(w.get("type", "int"))
+    w = (first or {}).get("weights") if isinstance(first, dict) else None
+    if not isinstance(w, dict):
+        raise ModelConfigError("quantization_config.config_groups: compressed-tensors config without a weights scheme")
+    bits, typ = _qc_int(w, "num_bits", default=0), str(w.get("type", "int"))
     strategy, gsize = str(w.get("strategy", "")), w.get("group_size")
     skip = _skips(qc, "ignore")
     basis = f"quantization_config compressed-tensors num_bits={bits} type={typ} strategy={strategy}"
@@ -270,9 +316,17 @@ def _compressed_tensors(qc: dict[str, Any]) -> tuple[WeightFormat, str]:
     if bits == 8 and typ == "int":
         return _with_skips(weight_format("int8"), skip), basis
     if bits == 4 and typ == "float":
+        if gsize == 32 or "mxfp4" in str(qc.get("format", "")):
+            return _with_skips(weight_format("mxfp4"), skip), basis
         return _with_skips(weight_format("nvfp4"), skip), basis
+    if bits == 4 and typ == "int" and strategy == "channel":
+        fmt = WeightFormat("int4-channel", 4, scale="channel", scale_bytes=2,
+                           description="int4 packed, one bf16 scale per output channel")
+        return _with_skips(fmt, skip), basis
     if bits == 4 and typ == "int":
-        g = int(gsize or 128)
+        g = _qc_int(w, "group_size", default=128)
+        if not 8 <= g <= 8192:
+            raise ModelConfigError(f"quantization_config.config_groups.weights.group_size={g}: expected 8..8192")
         sym = bool(w.get("symmetric", True))
         fmt = WeightFormat(f"int4-g{g}", 4, scale="group", group_size=g, scale_bytes=2, zero_bytes=0 if sym else 0.5,
                            description=f"int4 packed, group {g}, bf16 scale{'' if sym else ' + zero'} per group")

@@ -312,7 +312,9 @@ def _load_config(request: SizingRequest) -> tuple[dict[str, Any], str, str, int 
                 raise InputFormatError(f"config_json: not valid JSON ({exc})") from exc
         if not isinstance(cfg, dict):
             raise InputFormatError("config_json: expected a JSON object (a Hugging Face config.json)")
-        return cfg, str(cfg.get("_name_or_path") or (cfg.get("architectures") or ["inline config"])[0]), "inline config_json", None, None
+        arches = cfg.get("architectures")
+        label = cfg.get("_name_or_path") or (arches[0] if isinstance(arches, list) and arches else "inline config")
+        return cfg, str(label)[:200], "inline config_json", None, None
     if request.config_path is not None:
         path = Path(request.config_path).expanduser()
         if not path.is_file():
@@ -410,8 +412,8 @@ def _layer_token_bytes(layer: LayerSpec, arch: Architecture, kvf: KVFormat, kv_h
     if layer.mixer == "mla":
         assert arch.mla is not None
         if kvf.name == "fp8_ds_mla":
-            return 656.0
-        return kvf.vector_bytes(arch.mla[0] + arch.mla[1])
+            return 656.0 + arch.indexer_bytes_per_token
+        return kvf.vector_bytes(arch.mla[0] + arch.mla[1]) + arch.indexer_bytes_per_token
     return 2 * kv_heads * kvf.vector_bytes(arch.head_dim)
 
 
@@ -572,6 +574,9 @@ def size_deployment(request: SizingRequest) -> SizingReport:
     if arch.mla is not None and tp > 1:
         assumptions.append(f"MLA: every TP rank keeps the full {arch.mla[0] + arch.mla[1]}-wide latent per layer; "
                            f"KV is not split by TP (vLLM), so it is replicated {tp}x")
+    if arch.indexer_bytes_per_token:
+        assumptions.append(f"DSA lightning indexer: {arch.indexer_bytes_per_token} B per token per MLA layer (fp8 key + "
+                           "fp32 scale per 128, vLLM DeepseekV32IndexerCache) added to the latent KV in every KV format")
     if any(lay.window is not None for lay in arch.layers):
         assumptions.append("windowed layers hold min(window, tokens) tokens; vLLM's paged cache holds up to "
                            "window - 1 + max_num_batched_tokens during prefill and rounds to 16-token blocks")
