@@ -123,3 +123,16 @@ def test_skill_routes_every_topic_page():
     text = (ROOT / "SKILL.md").read_text()
     for page in PAGES:
         assert f"(references/{page}.md" in text
+
+
+def test_prose_is_in_our_own_words():
+    """The shared originality checker (beside the checkout, as in CI) passes on every document we write."""
+    checker = ROOT.parent / "shared" / "originality" / "check_originality.py"
+    if not checker.exists():
+        pytest.skip("the originality checker lives beside the checkout")
+    import subprocess
+    import sys
+
+    docs = [str(d) for d in _documents()] + [str(ROOT / "UPSTREAM.md")]
+    run = subprocess.run([sys.executable, str(checker), *docs], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout
