@@ -66,7 +66,7 @@ SIZE_DEPLOYMENT_DESCRIPTION = (
 COMPUTE_METRICS_DESCRIPTION = (
     "Compute LLM serving metrics from a benchmark's per-request records or result file: TTFT, TPOT, ITL and E2E "
     "latency distributions (mean, median, std, p90/p95/p99 plus requested percentiles), request/input/output/total "
-    "token throughput, goodput and SLO attainment, per-request output speed, effective prefill throughput. Input: "
+    "token throughput (aggregate and per session), goodput and SLO attainment, per-request output speed, effective prefill throughput. Input: "
     "path (local file), text (the file's content) or records (inline). Auto-detects generic JSONL/CSV records, "
     "vllm bench serve JSON (detailed or not, legacy benchmark_serving.py too), SGLang bench_serving JSONL, AIPerf "
     "profile_export.jsonl / _aiperf.json, GenAI-Perf profile_export.json, GuideLLM benchmarks.json. Definitions as "

@@ -471,3 +471,322 @@ def test_cli_text_output_and_errors(capsys):
     assert "InputFormatError: goodput" in capsys.readouterr().err
     assert main(["metrics", str(DATA / "records.jsonl"), "--percentiles", "50,abc"]) == 1
     assert "percentiles" in capsys.readouterr().err
+
+
+# --- verification pass: vLLM key styles, appended runs, other tools' variants -----------------------
+
+
+def _vllm_summary_run(latencies_s, *, percentiles=(25, 50, 99.9), **extra):
+    """A `vllm bench serve` summary-only result object (no --save-detailed), E2EL stats written the way
+    serve.py's process_one_metric names them (``p{str(int(p)) if int(p) == p else str(p)}_e2el_ms``)."""
+    import numpy as np
+
+    lat = [x for x in latencies_s if x > 0]
+    obj = {
+        "date": "20250101-000000", "endpoint_type": "openai", "backend": "openai", "label": None, "model_id": "m",
+        "tokenizer_id": "m", "num_prompts": len(latencies_s), "request_rate": "inf", "burstiness": 1.0,
+        "max_concurrency": None, "duration": 2.0, "completed": len(lat), "failed": len(latencies_s) - len(lat),
+        "total_input_tokens": 100 * len(lat), "total_output_tokens": 10 * len(lat),
+        "request_throughput": len(lat) / 2.0, "request_goodput": None, "output_throughput": 5.0 * len(lat),
+        "total_token_throughput": 55.0 * len(lat), "latencies": list(latencies_s), "queue_times": [0.0] * len(latencies_s),
+        "max_output_tokens_per_s": 0.0, "max_concurrent_requests": 1, "rtfx": 0.0,
+        "mean_e2el_ms": float(np.mean(lat)) * 1000, "median_e2el_ms": float(np.median(lat)) * 1000,
+        "std_e2el_ms": float(np.std(lat)) * 1000,
+    }
+    for p in percentiles:
+        word = str(int(p)) if int(p) == p else str(p)
+        obj[f"p{word}_e2el_ms"] = float(np.percentile(lat, p)) * 1000
+    obj.update(extra)
+    return obj
+
+
+def test_percentile_keys_follow_vllm_str_rule():
+    from llm_inference_fundamentals.tools.metrics.latency import percentile_key
+
+    # vLLM: str(int(p)) if int(p) == p else str(p) -> every digit kept ('%g' would cut 33.3333333 to 33.3333)
+    assert [percentile_key(p) for p in (99, 99.0, 99.9, 0.5, 33.3333333, 99.99)] == [
+        "p99", "p99", "p99.9", "p0.5", "p33.3333333", "p99.99",
+    ]
+    records = [RequestRecord(ttft_ms=t, e2el_ms=t, output_tokens=1) for t in (100, 200, 300, 400)]
+    r = run(records=records, percentiles=[33.3333333])
+    # TTFT [100, 200, 300, 400]: p33.3333333 at index 0.999999999 -> 100 + 0.999999999 x 100
+    assert r.ttft_ms.percentiles["p33.3333333"] == pytest.approx(100 + 0.999999999 * 100)
+
+
+def test_vllm_summary_only_custom_percentiles_and_append_result_runs(tmp_path):
+    # three runs appended with --append-result: vLLM writes "\n" between objects and none at the end
+    runs = [
+        _vllm_summary_run([0.1, 0.2, 0.3, 0.0]),
+        _vllm_summary_run([0.4, 0.5], percentiles=(99,)),
+        _vllm_summary_run([1.0, 2.0, 3.0, 4.0, 5.0], percentiles=(25, 99.9), max_concurrency=8, request_goodput=1.5),
+    ]
+    f = tmp_path / "openai-infqps-m-20250101-000000.json"
+    f.write_text("\n".join(json.dumps(o) for o in runs))
+    r = run(path=str(f))
+    assert any("holds 3 runs" in w for w in r.warnings)
+    # run 0: latencies 0.1, 0.2, 0.3 (the 0.0 is the failed request) -> E2E mean 200 ms; p25 at index 0.5 -> 150
+    assert (r.completed, r.failed) == (3, 1)
+    assert r.e2el_ms.mean == pytest.approx(200)
+    assert r.e2el_ms.percentiles["p25"] == pytest.approx(150)
+    # p99.9 of [100, 200, 300]: index 0.999 x 2 = 1.998 -> 200 + 0.998 x 100 = 299.8
+    assert r.e2el_ms.percentiles["p99.9"] == pytest.approx(299.8)
+    assert r.source_reported.figures["p99.9_e2el_ms"] == pytest.approx(299.8)
+    last = run(path=str(f), run_index=2, slo_e2el_ms=3000)
+    # run 2: E2E [1..5] s; p25 at index 1 -> 2,000 ms; goodput e2el <= 3 s: 3 requests / 2 s
+    assert last.e2el_ms.percentiles["p25"] == pytest.approx(2000)
+    assert last.request_goodput == pytest.approx(1.5)
+    assert last.source_reported.figures["request_goodput"] == pytest.approx(1.5)
+    with pytest.raises(InputFormatError, match="run_index 3 is out of range; the file holds 3 runs"):
+        run(path=str(f), run_index=3)
+
+
+def test_goodput_when_every_request_failed_is_zero_not_missing():
+    # vLLM: good_completed = 0 -> request_goodput = 0 / dur_s
+    r = run(records=[RequestRecord(error="HTTP 500", start_s=1.0), RequestRecord(ok=False, start_s=2.0)], duration_s=4, slo_ttft_ms=100)
+    assert (r.good_requests, r.request_goodput, r.slo_attainment) == (0, 0.0, 0.0)
+
+
+def test_sglang_metrics_py_variant_total_keys(tmp_path):
+    # sglang benchmark/metrics.py dumps BenchmarkMetrics.__dict__: total_input / total_output, no *_tokens keys
+    obj = {
+        "backend": "sglang", "dataset_name": "random", "request_rate": "inf", "max_concurrency": None,
+        "duration": 4.0, "completed": 8, "total_input": 2048, "total_output": 512, "total_output_retokenized": 510,
+        "request_throughput": 2.0, "input_throughput": 512.0, "output_throughput": 128.0,
+        "output_throughput_retokenized": 127.5, "total_throughput": 640.0, "total_throughput_retokenized": 639.5,
+        "mean_ttft_ms": 50.0, "median_ttft_ms": 49.0, "std_ttft_ms": 3.0, "p99_ttft_ms": 60.0,
+        "mean_e2e_latency_ms": 900.0, "median_e2e_latency_ms": 880.0, "std_e2e_latency_ms": 40.0,
+        "p99_e2e_latency_ms": 990.0, "concurrency": 1.8, "accept_length": None,
+    }
+    f = tmp_path / "sglang_0101_8_256_64.jsonl"
+    f.write_text(json.dumps(obj) + "\n")
+    r = run(path=str(f))
+    assert r.source_format == "sglang"
+    # 2,048 input and 512 output tokens over 4 s
+    assert (r.total_input_tokens, r.total_output_tokens) == (2048, 512)
+    assert (r.input_throughput, r.output_throughput, r.total_token_throughput) == pytest.approx((512, 128, 640))
+    assert r.source_reported.figures["total_output_retokenized"] == 510
+
+
+def test_aiperf_legacy_records_ns_timestamps_and_short_tags():
+    # ai-dynamo/aiperf examples/artifacts/run1 shape: metadata.timestamp_ns + credit_phase, metric tag "ttft",
+    # min_request_timestamp / max_response_timestamp in ns, failed records carry only error_request_count
+    r = run(path=str(DATA / "aiperf_legacy_profile_export.jsonl"))
+    assert (r.completed, r.failed, r.warmup_dropped) == (3, 1, 1)
+    # TTFT 100, 200, 50 -> mean 350/3; TPOT (160-100)/3 = 20 and (280-200)/2 = 40 -> 30 (the 1-token request has none)
+    assert r.ttft_ms.mean == pytest.approx(350 / 3)
+    assert (r.tpot_ms.count, r.tpot_ms.mean) == (2, pytest.approx(30))
+    # ITL: chunk gaps 20, 20, 20, 30, 50 -> mean 140/5 = 28
+    assert (r.itl_ms.count, r.itl_ms.mean) == (5, pytest.approx(28))
+    assert r.e2el_ms.mean == pytest.approx((160 + 280 + 50) / 3)
+    # duration: last max_response_timestamp (T0 + 10 ms + 280 ms) - first start T0 = 0.29 s (ns epochs: ~1e-6 s resolution)
+    assert r.duration_s == pytest.approx(0.29, abs=1e-6)
+    # output tokens = OSL (client tokenizer, reasoning included): 4 + 3 + 1 = 8
+    assert r.total_output_tokens == 8
+    assert any("client-tokenizer" in w for w in r.warnings)
+
+
+def test_aiperf_record_units_in_nanoseconds():
+    line = {
+        "metadata": {"request_start_ns": 5_000_000_000, "benchmark_phase": "profiling"},
+        "metrics": {
+            "time_to_first_token": {"value": 40_000_000, "unit": "ns"},
+            "request_latency": {"value": 100_000_000, "unit": "ns"},
+            "inter_chunk_latency": {"value": [30_000_000, 30_000_000], "unit": "ns"},
+            "usage_completion_tokens": {"value": 3, "unit": "tokens"},
+        },
+        "error": None,
+    }
+    r = run(text=json.dumps(line))
+    # 40 ms TTFT, 100 ms E2E, TPOT (100 - 40) / 2 = 30 ms, gaps 30 ms
+    assert (r.ttft_ms.mean, r.e2el_ms.mean, r.tpot_ms.mean, r.itl_ms.mean) == pytest.approx((40, 100, 30, 30))
+    bad = dict(line, metrics=dict(line["metrics"], time_to_first_token={"value": 1, "unit": "furlongs"}))
+    with pytest.raises(InputFormatError, match=r"line 1: metrics.time_to_first_token.unit 'furlongs' is not a time unit"):
+        run(text=json.dumps(bad))
+
+
+def test_aiperf_old_summary_layout_counts_errors():
+    # the old {"records": {tag: {...}}} layout (aiperf examples/artifacts/run1/profile_export_aiperf.json, trimmed)
+    doc = {
+        "records": {
+            "error_request_count": {"tag": "error_request_count", "unit": "requests", "avg": 11.0, "count": 1},
+            "ttft": {"tag": "ttft", "unit": "ms", "avg": 2343.219436988764, "p50": 2369.317693, "count": 89},
+            "request_count": {"tag": "request_count", "unit": "requests", "avg": 89.0, "count": 1},
+            "benchmark_duration": {"tag": "benchmark_duration", "unit": "sec", "avg": 9.317788951, "count": 1},
+            "total_isl": {"tag": "total_isl", "unit": "tokens", "avg": 48950.0, "count": 1},
+            "total_osl": {"tag": "total_osl", "unit": "tokens", "avg": 21624.0, "count": 1},
+        },
+        "input_config": {"endpoint": {"type": "chat", "streaming": True}},
+        "was_cancelled": False,
+        "error_summary": [{"error_details": {"code": 499, "type": "RequestCancellationError"}, "count": 11}],
+        "start_time": "2025-10-03T13:13:39.146443",
+        "end_time": "2025-10-03T13:13:48.474205",
+    }
+    r = run(text=json.dumps(doc, indent=2))
+    assert r.source_format == "aiperf-summary"
+    assert (r.completed, r.failed) == (89, 11)
+    # 89 requests over 9.317788951 s; 48,950 input tokens over the same
+    assert r.request_throughput == pytest.approx(89 / 9.317788951)
+    assert r.input_throughput == pytest.approx(48950 / 9.317788951)
+    assert r.source_reported.figures["ttft.avg"] == pytest.approx(2343.219436988764)
+
+
+def test_guidellm_v02_sweep_file_each_benchmark():
+    f = str(DATA / "guidellm_v02_sweep_benchmarks.json")
+    first = run(path=f)
+    assert first.source_format == "guidellm"
+    assert any("holds 2 benchmarks" in w for w in first.warnings)
+    # benchmarks[0] (synchronous): TTFT 100 and 50 ms; E2E to last token 300 and 250 ms; TPOT 200/4 = 50, 200/2 = 100
+    assert (first.completed, first.failed) == (2, 0)
+    assert first.ttft_ms.mean == pytest.approx(75)
+    assert first.e2el_ms.mean == pytest.approx(275)
+    assert first.tpot_ms.mean == pytest.approx(75)
+    assert first.duration_s == pytest.approx(0.66)
+    second = run(path=f, run_index=1, slo_ttft_ms=250)
+    # benchmarks[1] (throughput): TTFT 200 and 300 ms, one errored; TPOT only for the 4-token request: 300/3 = 100
+    assert (second.completed, second.failed) == (2, 1)
+    assert second.ttft_ms.mean == pytest.approx(250)
+    assert (second.tpot_ms.count, second.tpot_ms.mean) == (1, pytest.approx(100))
+    # goodput TTFT <= 250: one request over 0.51 s; attainment 1 / 3 (the errored request is a miss)
+    assert second.good_requests == 1
+    assert second.request_goodput == pytest.approx(1 / 0.51)
+    assert second.slo_attainment == pytest.approx(1 / 3)
+    with pytest.raises(InputFormatError, match="run_index 2 is out of range; the file has 2 benchmarks"):
+        run(path=f, run_index=2)
+
+
+def test_csv_with_other_column_names_is_rejected_naming_line_1(tmp_path):
+    f = tmp_path / "other.csv"
+    f.write_text("request_id,ttft,latency,output_len\n1,0.1,0.5,20\n")
+    with pytest.raises(InputFormatError, match=r"other.csv: line 1: unknown CSV columns \(no header cell is a record field name\)"):
+        run(path=str(f))
+    g = tmp_path / "mixed.csv"
+    g.write_text("ttft_ms,latency_ms,output_tokens\n100,500,20\n")
+    with pytest.raises(InputFormatError, match=r"line 1: unknown CSV column\(s\) 'latency_ms'"):
+        run(path=str(g))
+    h = tmp_path / "short.csv"
+    h.write_text("ttft_ms,e2el_ms,output_tokens\n100,500,20\n100,500\n")
+    with pytest.raises(InputFormatError, match="line 3: 2 cells, the header has 3"):
+        run(path=str(h))
+
+
+# --- per-session throughput, definitions --------------------------------------------------------
+
+
+def test_per_session_throughput_next_to_aggregate():
+    r = run(path=str(DATA / "records.jsonl"))
+    s = r.per_session
+    # successful requests: (e2el, prompt, output) = (0.16 s, 100, 5), (0.24 s, 300, 3), (0.08 s, 50, 1)
+    # requests/s per session 1/e2el: 6.25, 4.1667, 12.5
+    assert s.request_throughput.mean == pytest.approx((6.25 + 1 / 0.24 + 12.5) / 3)
+    # input tok/s per session: 625, 1,250, 625 -> mean 833.33, median 625
+    assert (s.input_throughput.mean, s.input_throughput.median) == pytest.approx((2500 / 3, 625))
+    # output tok/s per session: 31.25, 12.5, 12.5 (= output_speed_tps)
+    assert s.output_throughput.mean == pytest.approx(56.25 / 3)
+    assert s.output_throughput == r.output_speed_tps
+    # total tok/s per session: 105/0.16 = 656.25, 303/0.24 = 1,262.5, 51/0.08 = 637.5
+    assert s.total_token_throughput.mean == pytest.approx((656.25 + 1262.5 + 637.5) / 3)
+    # aggregate: 450 input tokens over the 0.29 s run, very different from the per-session mean
+    assert r.input_throughput == pytest.approx(450 / 0.29)
+
+
+def test_every_figure_names_its_observation_point_and_denominator():
+    r = run(path=str(DATA / "records.jsonl"), slo_ttft_ms=150)
+    not_figures = {"source", "source_format", "observation_point", "definitions", "duration_basis", "slos",
+                   "source_reported", "warnings", "per_session"}
+    figures = [k for k in type(r).model_fields if k not in not_figures]
+    figures += [f"per_session.{k}" for k in type(r.per_session).model_fields]
+    for name in figures:
+        d = r.definitions[name]
+        assert d.formula and d.observation_point and d.denominator and d.unit, name
+    # the rates' denominator names this report's actual duration basis
+    assert "first request send to last token" in r.definitions["request_throughput"].denominator
+    assert "1e-9" in r.definitions["request_goodput"].formula  # the deliberate rounding difference is stated
+
+
+# --- hostile input ---------------------------------------------------------------------------------
+
+
+def test_fifo_proc_and_symlinked_files(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(InputFormatError, match="not a regular file"):
+        run(path=str(fifo))  # refused from stat(), never opened (opening a FIFO would block)
+    with pytest.raises(InputFormatError, match="is empty"):
+        run(path="/proc/self/status")  # st_size 0: refused, content never read
+    outside = tmp_path / "outside" / "secret.txt"
+    outside.parent.mkdir()
+    outside.write_text("hunter2-password,other-secret\n1,2\n")
+    inside = tmp_path / "inside"
+    inside.mkdir()
+    (inside / "link.csv").symlink_to(outside)
+    with pytest.raises(InputFormatError) as err:
+        run(path=str(inside / ".." / "inside" / "link.csv"))
+    assert "hunter2" not in str(err.value) and "line 1" in str(err.value)
+
+
+def test_error_messages_do_not_echo_file_content(tmp_path):
+    f = tmp_path / "v.json"
+    f.write_text(json.dumps({"duration": "sk-SECRET-VALUE", "completed": 1, "total_token_throughput": 1}))
+    with pytest.raises(InputFormatError, match="field 'duration' must be a number") as err:
+        run(path=str(f))
+    assert "SECRET" not in str(err.value)
+    with pytest.raises(InputFormatError) as err:
+        run(text='{"ttft_ms": 1, "' + "password=abc " * 20 + '": 2}')
+    assert "password" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "line 1: JSON nested too deeply"),
+        ('{"a":' * 50_000 + "1" + "}" * 50_000, "line 1: JSON nested too deeply"),
+        ('{"ttft_ms": 1, "e2el_ms": 2}\n{"ttft_ms": ' + "[" * 50_000 + "]" * 50_000 + "}", "line 2"),
+        ("[\n" + "[" * 100_000 + "]" * 100_000 + "\n]", "nested too deeply"),
+    ],
+)
+def test_deeply_nested_json_is_a_clear_error(text, match):
+    with pytest.raises(InputFormatError, match=match):
+        run(text=text)
+
+
+def test_ten_megabyte_single_line_json(tmp_path):
+    n = 500_000
+    obj = {
+        "duration": 100.0, "completed": n, "failed": 0, "total_token_throughput": 1.0, "request_goodput": None,
+        "ttfts": [0.05] * n, "itls": [[0.01]] * n, "output_lens": [2] * n, "errors": [""] * n, "input_lens": [10] * n,
+    }
+    f = tmp_path / "big.json"
+    f.write_text(json.dumps(obj))
+    assert f.stat().st_size > 10 * 2**20 and f.read_text().count("\n") == 0
+    r = run(path=str(f))
+    # every request: TTFT 50 ms, one 10 ms gap, 2 tokens -> TPOT 10 ms; 500,000 requests / 100 s
+    assert (r.completed, r.ttft_ms.mean, r.tpot_ms.mean) == (n, pytest.approx(50), pytest.approx(10))
+    assert r.request_throughput == pytest.approx(5000)
+    cut = tmp_path / "cut.json"
+    cut.write_text(f.read_text()[: 5 * 2**20])
+    with pytest.raises(InputFormatError, match="truncated"):
+        run(path=str(cut))
+
+
+@pytest.mark.parametrize("fmt", ["vllm-legacy", "sglang"])
+def test_detailed_arrays_whose_last_request_has_a_single_chunk(tmp_path, fmt):
+    # no 'latencies' array (legacy benchmark_serving.py, SGLang --output-details): E2E = TTFT + sum(ITL);
+    # the last request streamed one chunk (no gaps), which once made numpy's reduceat index past the end
+    arrays = {"input_lens": [10, 20, 30], "output_lens": [3, 0, 1], "ttfts": [0.1, 0.0, 0.05], "itls": [[0.02, 0.03], [], []],
+              "errors": ["", "HTTP 500", ""], "generated_texts": ["a b c", "", "d"]}
+    if fmt == "sglang":
+        obj = {"backend": "sglang-oai", "duration": 1.0, "completed": 2, "total_input_tokens": 40, "total_output_tokens": 4,
+               "total_output_tokens_retokenized": 4, "total_throughput": 44.0, **arrays}
+    else:
+        obj = {"backend": "vllm", "duration": 1.0, "completed": 2, "total_input_tokens": 40, "total_output_tokens": 4,
+               "request_throughput": 2.0, "request_goodput:": None, "output_throughput": 4.0, "total_token_throughput": 44.0, **arrays}
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(obj))
+    r = run(path=str(f))
+    # E2E: 0.1 + 0.02 + 0.03 = 150 ms and 50 ms (one chunk); TPOT only for the 3-token request: 50 / 2 = 25 ms
+    assert (r.completed, r.failed) == (2, 1)
+    assert r.e2el_ms.mean == pytest.approx(100)
+    assert (r.tpot_ms.count, r.tpot_ms.mean) == (1, pytest.approx(25))
+    assert (r.itl_ms.count, r.itl_ms.mean) == (2, pytest.approx(25))

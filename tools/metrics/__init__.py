@@ -8,7 +8,7 @@ from .formats import FORMATS, detect_format
 from .goodput import parse_goodput
 from .latency import Distribution
 from .records import RequestRecord, SourceReported
-from .summary import DEFINITIONS, MetricDefinition, MetricsReport, MetricsRequest, SLOs, compute_metrics
+from .summary import DEFINITIONS, MetricDefinition, MetricsReport, MetricsRequest, SessionThroughput, SLOs, compute_metrics
 
 __all__ = [
     "DEFINITIONS",
@@ -19,6 +19,7 @@ __all__ = [
     "MetricsRequest",
     "RequestRecord",
     "SLOs",
+    "SessionThroughput",
     "SourceReported",
     "compute_metrics",
     "detect_format",

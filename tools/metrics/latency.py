@@ -40,8 +40,12 @@ class Distribution(BaseModel):
 
 
 def percentile_key(p: float) -> str:
-    """``99 -> 'p99'``, ``99.9 -> 'p99.9'`` (vLLM's key style)."""
-    return f"p{int(p)}" if float(p).is_integer() else f"p{p:g}"
+    """``99 -> 'p99'``, ``99.9 -> 'p99.9'``: vLLM's rule ``str(int(p)) if int(p) == p else str(p)``.
+
+    ``str`` keeps every digit (``33.3333333 -> 'p33.3333333'``), where a ``%g`` format would cut to six.
+    """
+    p = float(p)
+    return f"p{int(p)}" if p.is_integer() else f"p{p!r}"
 
 
 def distribution(values: np.ndarray, extra_percentiles: tuple[float, ...] = (), *, scale: float = 1.0) -> Distribution | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,7 +18,9 @@ from pathlib import Path
 
 from ..errors import InputFormatError
 
-__all__ = ["InputSource", "json_error", "open_input", "resolve_input_path"]
+__all__ = ["InputSource", "json_error", "loads", "open_input", "resolve_input_path", "safe_name"]
+
+_NAME = re.compile(r"^[A-Za-z0-9_.:()/ -]{1,40}$")
 
 
 def resolve_input_path(path: str, *, max_bytes: int) -> Path:
@@ -111,6 +114,24 @@ class InputSource:
             raise json_error(self.label, exc, text) from None
         except RecursionError:
             raise InputFormatError(f"{self.label}: JSON nested too deeply") from None
+
+
+def safe_name(name: object) -> str:
+    """A key or column name from the input, quoted, for an error message; anything that is not a short
+    identifier-like name is not echoed (error messages must not carry file content)."""
+    text = str(name)
+    return repr(text) if _NAME.match(text) else "(a name that is not a short identifier)"
+
+
+def loads(text: str, label: str, *, line: int | None = None) -> object:
+    """``json.loads`` whose failures (syntax, truncation, nesting too deep) are ``InputFormatError``s naming the line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise json_error(label, exc, text, line=line) from None
+    except RecursionError:
+        where = f"line {line}: " if line is not None else ""
+        raise InputFormatError(f"{label}: {where}JSON nested too deeply") from None
 
 
 def json_error(label: str, exc: json.JSONDecodeError, text: str, *, line: int | None = None) -> InputFormatError:

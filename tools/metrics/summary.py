@@ -33,7 +33,16 @@ from .source import open_input
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["DEFINITIONS", "MetricDefinition", "MetricsReport", "MetricsRequest", "SLOs", "compute_metrics", "load_request_trace"]
+__all__ = [
+    "DEFINITIONS",
+    "MetricDefinition",
+    "MetricsReport",
+    "MetricsRequest",
+    "SLOs",
+    "SessionThroughput",
+    "compute_metrics",
+    "load_request_trace",
+]
 
 SHORT_OUTPUT_TOKENS = 32
 """Below this many output tokens a request's TPOT mostly reflects start-up, not steady decode."""
@@ -104,11 +113,12 @@ class MetricsRequest(BaseModel):
 
 
 class MetricDefinition(BaseModel):
-    """How one figure is computed: formula, over what it is averaged, and its unit."""
+    """How one figure is computed: formula, where it is observed, over what it is taken, and its unit."""
 
     model_config = ConfigDict(extra="forbid")
 
     formula: str
+    observation_point: str = Field(description="Where and between which events the inputs of the figure are measured.")
     denominator: str = Field(description="What the statistics or the rate are taken over.")
     unit: str
 
@@ -123,71 +133,164 @@ class SLOs(BaseModel):
     e2el_ms: float | None = None
 
 
+class SessionThroughput(BaseModel):
+    """Throughput one session (one request stream, what a single user sees) gets, per request.
+
+    Each value is a per-request ratio over that request's own E2E latency (send -> last token
+    chunk, TTFT included); the distribution is over successful requests. Aggregate figures
+    (``MetricsReport.request_throughput`` ...) divide run totals by the run's duration instead.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    request_throughput: Distribution | None = Field(description="1 / e2el per request (requests/s a session sustains back to back).")
+    input_throughput: Distribution | None = Field(description="prompt_tokens / e2el per request (tokens/s).")
+    output_throughput: Distribution | None = Field(description="output_tokens / e2el per request (tokens/s; = output_speed_tps).")
+    total_token_throughput: Distribution | None = Field(description="(prompt + output tokens) / e2el per request (tokens/s).")
+
+
+_CLIENT = "client (the benchmark tool's timestamps; see observation_point for the events)"
+_SEND_FIRST = "client: request send -> first streamed token chunk"
+_SEND_LAST = "client: request send -> last streamed token chunk"
+_FIRST_LAST = "client: first -> last streamed token chunk"
+_RUN = "the run's duration_s (see duration_basis)"
+_PER_REQUEST_E2E = "successful requests with a known E2E latency > 0 (request-weighted; each value uses its own e2el)"
+
 DEFINITIONS: dict[str, MetricDefinition] = {
+    "completed": MetricDefinition(
+        formula="count of successful requests (warm-up records dropped first)", observation_point=_CLIENT,
+        denominator="none (a count)", unit="requests",
+    ),
+    "failed": MetricDefinition(
+        formula="count of failed requests (error, non-200, no token received); excluded from latency statistics",
+        observation_point=_CLIENT, denominator="none (a count)", unit="requests",
+    ),
+    "warmup_dropped": MetricDefinition(
+        formula="count of records marked as warm-up (dropped before anything is computed)", observation_point=_CLIENT,
+        denominator="none (a count)", unit="requests",
+    ),
+    "duration_s": MetricDefinition(
+        formula="the file's own run duration when it has one, else last token of any request - first send "
+        "(duration_basis says which)", observation_point=_CLIENT, denominator="none", unit="s",
+    ),
+    "total_input_tokens": MetricDefinition(
+        formula="sum of prompt tokens of successful requests (server usage where recorded)", observation_point=_CLIENT,
+        denominator="none (a sum over successful requests)", unit="tokens",
+    ),
+    "total_output_tokens": MetricDefinition(
+        formula="sum of output tokens of successful requests (server usage; where usage is missing, one token per "
+        "chunk: vLLM retokenizes the generated text instead, or counts 1 without a tokenizer)",
+        observation_point=_CLIENT, denominator="none (a sum over successful requests)", unit="tokens",
+    ),
     "ttft_ms": MetricDefinition(
-        formula="first token chunk arrival - request send (client side; includes queueing, prefill, network)",
+        formula="first token chunk arrival - request send (includes queueing, prefill, network)",
+        observation_point=_SEND_FIRST,
         denominator="successful requests (one value each)",
         unit="ms",
     ),
     "tpot_ms": MetricDefinition(
         formula="(e2el - ttft) / (output_tokens - 1), per request with output_tokens > 1 (vLLM)",
+        observation_point=_FIRST_LAST,
         denominator="successful requests with > 1 output token (request-weighted)",
         unit="ms",
     ),
     "itl_ms": MetricDefinition(
         formula="gap between consecutive streamed chunks, flattened over requests (vLLM); a chunk may carry several tokens",
+        observation_point="client: arrival of chunk k -> chunk k+1",
         denominator="chunk gaps of successful requests (chunk-weighted)",
         unit="ms",
     ),
     "e2el_ms": MetricDefinition(
-        formula="last token chunk arrival - request send (client side)",
+        formula="last token chunk arrival - request send",
+        observation_point=_SEND_LAST,
         denominator="successful requests",
         unit="ms",
     ),
     "e2el_incl_queue_ms": MetricDefinition(
         formula="e2el + client queue time before the send (charges the load generator's queue: coordinated omission)",
+        observation_point="client: request due (arrival in the schedule) -> last streamed token chunk",
         denominator="successful requests with a recorded queue time",
         unit="ms",
     ),
     "output_speed_tps": MetricDefinition(
-        formula="output_tokens / e2el per request (what one user sees, TTFT included)",
-        denominator="successful requests",
+        formula="output_tokens / e2el per request (what one user sees, TTFT included; = per_session.output_throughput)",
+        observation_point=_SEND_LAST,
+        denominator=_PER_REQUEST_E2E,
         unit="tokens/s per request",
     ),
     "decode_speed_tps": MetricDefinition(
         formula="1 / TPOT per request (decode rate after the first token)",
-        denominator="successful requests with > 1 output token",
+        observation_point=_FIRST_LAST,
+        denominator="successful requests with > 1 output token and TPOT > 0",
         unit="tokens/s per request",
     ),
     "effective_prefill_tps": MetricDefinition(
         formula="prompt_tokens / ttft per request: an end-to-end ratio, not the engine's prefill speed (TTFT includes "
         "queueing, network and tokenization; prefix-cache hits are not subtracted)",
+        observation_point=_SEND_FIRST,
         denominator="successful requests with a prompt token count and TTFT > 0",
         unit="tokens/s per request",
     ),
     "request_throughput": MetricDefinition(
-        formula="completed / duration_s", denominator="the run's duration (see duration_basis)", unit="requests/s"
+        formula="completed / duration_s (aggregate)", observation_point=_CLIENT, denominator=_RUN, unit="requests/s"
     ),
     "input_throughput": MetricDefinition(
-        formula="sum of prompt tokens of successful requests / duration_s", denominator="the run's duration", unit="tokens/s"
+        formula="sum of prompt tokens of successful requests / duration_s (aggregate)", observation_point=_CLIENT,
+        denominator=_RUN, unit="tokens/s",
     ),
     "output_throughput": MetricDefinition(
-        formula="sum of output tokens of successful requests / duration_s", denominator="the run's duration", unit="tokens/s"
+        formula="sum of output tokens of successful requests / duration_s (aggregate)", observation_point=_CLIENT,
+        denominator=_RUN, unit="tokens/s",
     ),
     "total_token_throughput": MetricDefinition(
-        formula="(input + output tokens of successful requests) / duration_s", denominator="the run's duration", unit="tokens/s"
+        formula="(input + output tokens of successful requests) / duration_s (aggregate)", observation_point=_CLIENT,
+        denominator=_RUN, unit="tokens/s",
+    ),
+    "per_session.request_throughput": MetricDefinition(
+        formula="1 / e2el per request (requests/s one session sustains back to back, no think time)",
+        observation_point=_SEND_LAST, denominator=_PER_REQUEST_E2E, unit="requests/s per session",
+    ),
+    "per_session.input_throughput": MetricDefinition(
+        formula="prompt_tokens / e2el per request", observation_point=_SEND_LAST,
+        denominator=_PER_REQUEST_E2E + " and a prompt token count", unit="tokens/s per session",
+    ),
+    "per_session.output_throughput": MetricDefinition(
+        formula="output_tokens / e2el per request (TTFT included)", observation_point=_SEND_LAST,
+        denominator=_PER_REQUEST_E2E + " and an output token count", unit="tokens/s per session",
+    ),
+    "per_session.total_token_throughput": MetricDefinition(
+        formula="(prompt_tokens + output_tokens) / e2el per request", observation_point=_SEND_LAST,
+        denominator=_PER_REQUEST_E2E + " and both token counts", unit="tokens/s per session",
+    ),
+    "good_requests": MetricDefinition(
+        formula="successful requests meeting every given SLO (value <= SLO)", observation_point=_CLIENT,
+        denominator="none (a count)", unit="requests",
     ),
     "request_goodput": MetricDefinition(
-        formula="successful requests meeting every SLO (value <= SLO; 1-token requests: TPOT 0) / duration_s (vLLM --goodput)",
-        denominator="the run's duration",
+        formula="successful requests meeting every SLO / duration_s (vLLM --goodput): value <= SLO, 1-token requests "
+        "count as TPOT 0, a value within 1e-9 relative of the SLO counts as meeting it (absorbs float rounding of "
+        "ms -> s; vLLM compares the floats exactly, so a value equal to the SLO in its last bit can differ)",
+        observation_point=_CLIENT,
+        denominator=_RUN,
         unit="requests/s",
     ),
     "slo_attainment": MetricDefinition(
         formula="requests meeting every SLO / all requests (failed requests count as misses)",
+        observation_point=_CLIENT,
         denominator="completed + failed requests",
         unit="fraction",
     ),
 }
+
+
+def _definitions(duration_basis: str) -> dict[str, MetricDefinition]:
+    """``DEFINITIONS`` with the rates' denominators naming this report's actual duration basis."""
+    out = {}
+    for key, definition in DEFINITIONS.items():
+        if definition.denominator == _RUN:
+            definition = definition.model_copy(update={"denominator": f"duration_s = {duration_basis or 'unknown'}"})
+        out[key] = definition
+    return out
 
 
 class MetricsReport(BaseModel):
@@ -218,6 +321,7 @@ class MetricsReport(BaseModel):
     input_throughput: float | None
     output_throughput: float | None
     total_token_throughput: float | None
+    per_session: SessionThroughput = Field(description="Per-session (per-request) throughput distributions, next to the aggregate rates above.")
     slos: SLOs | None = Field(description="The SLOs given for goodput, if any.")
     good_requests: int | None
     request_goodput: float | None
@@ -241,6 +345,10 @@ class MetricsReport(BaseModel):
             ("output_speed_tps", self.output_speed_tps),
             ("decode_speed_tps", self.decode_speed_tps),
             ("effective_prefill_tps", self.effective_prefill_tps),
+            ("session req/s", self.per_session.request_throughput),
+            ("session input tok/s", self.per_session.input_throughput),
+            ("session output tok/s", self.per_session.output_throughput),
+            ("session total tok/s", self.per_session.total_token_throughput),
         ]
         extras = sorted({k for _, d in dists if d for k in d.percentiles}, key=lambda k: float(k[1:]))
         cols = ["count", "mean", "median", "std", "p90", "p95", "p99", *extras]
@@ -260,6 +368,7 @@ class MetricsReport(BaseModel):
             ("output_throughput", self.output_throughput, "tok/s"),
             ("total_token_throughput", self.total_token_throughput, "tok/s"),
         ]
+        lines.append(f"aggregate rates over duration_s ({self.duration_basis or 'unknown'}):")
         for name, value, unit in rates:
             lines.append(f"{name:<24}{_fmt(value):>12} {unit}")
         if self.slos is not None:
@@ -414,7 +523,9 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
     good: int | None = None
     if slos:
         per_request = {"ttft": ttft, "e2el": e2el, "tpot": np.where(n_out <= 1, 0.0, tpot)}
-        absent = [key for key in slos if trace.n_requests == 0 or bool(np.isnan(per_request[key]).all())]
+        # All requests failed: nothing can be good, goodput is 0 (vLLM); no requests at all (a summary-only
+        # file) or no value of an SLO's metric: not computable.
+        absent = [key for key in slos if trace.n_requests == 0 or (completed and bool(np.isnan(per_request[key]).all()))]
         if absent:
             warnings.append(f"goodput not computed: the input has no per-request {', '.join(absent)}")
         else:
@@ -431,14 +542,16 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
         both = np.isfinite(queue) & np.isfinite(e2el)
         incl_queue = distribution(e2el[both] + queue[both], extra, scale=1000)
     prefill_mask = np.isfinite(n_in) & np.isfinite(ttft) & (ttft > 0)
-    speed_mask = np.isfinite(n_out) & np.isfinite(e2el) & (e2el > 0)
+    e2e_ok = np.isfinite(e2el) & (e2el > 0)
+    in_ok = np.isfinite(n_in)
+    speed_mask = np.isfinite(n_out) & e2e_ok
     decode = tpot_k[tpot_k > 0]
 
     return MetricsReport(
         source=trace.source,
         source_format=trace.source_format,
         observation_point=trace.observation_point,
-        definitions=DEFINITIONS,
+        definitions=_definitions(basis),
         completed=completed,
         failed=failed,
         warmup_dropped=trace.warmup_dropped,
@@ -458,6 +571,12 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
         input_throughput=rate(total_in),
         output_throughput=rate(total_out),
         total_token_throughput=rate(None if total_in is None or total_out is None else total_in + total_out),
+        per_session=SessionThroughput(
+            request_throughput=distribution(1.0 / e2el[e2e_ok], extra),
+            input_throughput=distribution(n_in[e2e_ok & in_ok] / e2el[e2e_ok & in_ok], extra),
+            output_throughput=distribution(n_out[speed_mask] / e2el[speed_mask], extra),
+            total_token_throughput=distribution((n_in + n_out)[speed_mask & in_ok] / e2el[speed_mask & in_ok], extra),
+        ),
         slos=SLOs(ttft_ms=slos.get("ttft"), tpot_ms=slos.get("tpot"), e2el_ms=slos.get("e2el")) if slos else None,
         good_requests=good,
         request_goodput=rate(float(good)) if good is not None else None,

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ...errors import InputFormatError
 from ..records import Trace
-from ..source import InputSource, json_error
+from ..source import InputSource, loads, safe_name
 from .aiperf import is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary
 from .generic import looks_like_record, read_csv, read_record_lines, read_records
 from .genai_perf import is_genai_perf, read_genai_perf
@@ -69,7 +69,7 @@ def detect_format(obj: Any) -> str:
         return "vllm"
     if looks_like_record(obj):
         return "records"
-    keys = ", ".join(list(obj)[:8])
+    keys = ", ".join(safe_name(k) for k in list(obj)[:8])
     raise InputFormatError(
         f"cannot tell which tool wrote this input (top-level keys: {keys}); set format to one of: {', '.join(FORMATS)}"
     )
@@ -79,10 +79,7 @@ def _json_lines(source: InputSource) -> Iterator[tuple[int, Any]]:
     for number, line in source.lines():
         if not line.strip():
             continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise json_error(source.label, exc, line, line=number) from None
+        yield number, loads(line, source.label, line=number)
 
 
 def _objects(source: InputSource) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -113,6 +110,8 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
     whole: Any = None
     try:
         first_obj: Any = json.loads(first[1].lstrip("\ufeff"))
+    except RecursionError:
+        raise InputFormatError(f"{source.label}: line {first[0]}: JSON nested too deeply") from None
     except json.JSONDecodeError:
         first_obj = None
         whole = source.load_json()
@@ -184,10 +183,7 @@ def _run_object(source: InputSource, whole: Any, index: int) -> tuple[dict[str, 
         if not line.strip():
             continue
         if seen == index:
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise json_error(source.label, exc, line, line=number) from None
+            obj = loads(line, source.label, line=number)
             if not isinstance(obj, dict):
                 raise InputFormatError(f"{source.label}: line {number}: expected a JSON object")
             return obj, number

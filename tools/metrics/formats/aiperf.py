@@ -14,6 +14,7 @@ from typing import Any
 
 from ...errors import InputFormatError
 from ..records import SourceReported, Trace, TraceBuilder
+from ..source import safe_name
 from .fields import mapping, optional_number
 
 __all__ = [
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 OBSERVATION_POINT = (
-    "client (aiperf): start = request_start_ns (after the credit is issued); first token = first non-empty "
+    "client (aiperf): start = request_start_ns (after the credit is issued; older exports: timestamp_ns); first token = first non-empty "
     "content chunk; end = last content chunk (usage-only chunks and [DONE] excluded)"
 )
 
@@ -71,7 +72,7 @@ def _seconds(metrics: dict[str, Any], tag: str, where: str) -> float | None:
         return None
     scale = _TIME_UNITS.get(str(entry.get("unit", "ms")))
     if scale is None:
-        raise InputFormatError(f"{where}: metrics.{tag}.unit {entry.get('unit')!r} is not a time unit (ns, us, ms, s)")
+        raise InputFormatError(f"{where}: metrics.{tag}.unit {safe_name(entry.get('unit'))} is not a time unit (ns, us, ms, s)")
     value = optional_number(entry, "value", f"{where}: metrics.{tag}")
     return None if value is None else value * scale
 
@@ -92,16 +93,22 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
         where = f"{label}: line {number}"
         meta = mapping(obj.get("metadata"), f"{where}: metadata")
         metrics = mapping(obj.get("metrics") or {}, f"{where}: metrics")
-        phase = meta.get("benchmark_phase") or meta.get("phase_kind")
+        phase = meta.get("benchmark_phase") or meta.get("phase_kind") or meta.get("credit_phase")  # credit_phase: aiperf <= 0.2
         if phase == "warmup":
             builder.warmup_dropped += 1
             continue
         start_ns = optional_number(meta, "request_start_ns", f"{where}: metadata")
+        if start_ns is None:  # older records: metadata.timestamp_ns, or the min_request_timestamp metric (ns)
+            start_ns = optional_number(meta, "timestamp_ns", f"{where}: metadata")
+        if start_ns is None and (first_ts := _seconds(metrics, "min_request_timestamp", where)) is not None:
+            start_ns = first_ts * 1e9
         credit_ns = optional_number(meta, "credit_issued_ns", f"{where}: metadata")
         if obj.get("error") or meta.get("was_cancelled"):
             builder.add(ok=False, start_s=None if start_ns is None else start_ns / 1e9)
             continue
         ttft = _seconds(metrics, "time_to_first_token", where)
+        if ttft is None:
+            ttft = _seconds(metrics, "ttft", where)  # older records use the short tag
         latency = _seconds(metrics, "request_latency", where)
         icl = _metric(metrics, "inter_chunk_latency", where)
         itl_ms = None
@@ -141,8 +148,10 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
         )
         if start_ns is not None and latency is not None:
             start_s = start_ns / 1e9
+            end_s = _seconds(metrics, "max_response_timestamp", where)  # older records: last response (ns)
+            end_s = start_s + latency if end_s is None else end_s
             first_start = start_s if first_start is None else min(first_start, start_s)
-            last_end = start_s + latency if last_end is None else max(last_end, start_s + latency)
+            last_end = end_s if last_end is None else max(last_end, end_s)
     trace = builder.build(source_format="aiperf", source=label, observation_point=OBSERVATION_POINT)
     if first_start is not None and last_end is not None and last_end > first_start:
         trace.duration_s = last_end - first_start
@@ -208,7 +217,9 @@ def read_metric_summary(obj: dict[str, Any], *, label: str) -> Trace:
         if theirs in figures:
             trace.summary_only[ours] = figures[theirs]
     errors = obj.get("error_summary")
-    if isinstance(errors, list):
+    if figures.get("error_request_count.avg") is not None:
+        trace.summary_only["failed"] = figures["error_request_count.avg"]
+    elif isinstance(errors, list):
         trace.summary_only["failed"] = float(
             sum(e.get("count", 0) for e in errors if isinstance(e, dict) and isinstance(e.get("count"), int))
         )

@@ -71,10 +71,12 @@ def trace_from_arrays(
         e2el_note = "latencies"
     else:
         starts = np.concatenate(([0], np.cumsum(n_itl)[:-1])) if n else np.zeros(0, dtype=np.int64)
-        sums = np.add.reduceat(flat, starts[ok_idx]) if total else np.zeros(ok_idx.size)
-        # reduceat returns flat[start] for an empty segment; zero those
+        # Sum each request's gaps. reduceat only over requests with gaps: an empty segment would return
+        # flat[start], and one at the very end (a last request with a single chunk) would index past the end.
+        sums = np.zeros(ok_idx.size)
+        has_gaps = n_itl[ok_idx] > 0
         if total:
-            sums = np.where(n_itl[ok_idx] > 0, sums, 0.0)
+            sums[has_gaps] = np.add.reduceat(flat, starts[ok_idx][has_gaps])
         e2el = np.full(n, np.nan)
         e2el[ok_idx] = ttfts[ok_idx] + sums
         e2el_note = "rebuilt"

@@ -37,9 +37,9 @@ def optional_number(obj: dict[str, Any], key: str, where: str, *, minimum: float
     try:
         number_value = float(value)
     except ValueError:
-        raise InputFormatError(f"{where}: field {key!r} must be a number, got {value!r:.40}") from None
+        raise InputFormatError(f"{where}: field {key!r} must be a number, got a non-numeric string") from None
     if not math.isfinite(number_value):
-        raise InputFormatError(f"{where}: field {key!r} must be finite, got {value!r:.40}")
+        raise InputFormatError(f"{where}: field {key!r} must be finite, got {number_value}")
     if minimum is not None and number_value < minimum:
         raise InputFormatError(f"{where}: field {key!r} must be >= {minimum:g}, got {number_value:g}")
     return number_value

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from ...errors import InputFormatError
 from ..records import RECORD_FIELDS, RequestRecord, Trace, TraceBuilder
+from ..source import safe_name
 
 __all__ = ["OBSERVATION_POINT", "looks_like_record", "read_csv", "read_record_lines", "read_records"]
 
@@ -42,9 +43,9 @@ def _error(where: str, exc: ValidationError) -> InputFormatError:
         return InputFormatError(f"{where}: invalid JSON ({err['msg']})")
     field = ".".join(str(p) for p in err["loc"]) or "record"
     if err["type"] == "extra_forbidden":
-        return InputFormatError(f"{where}: unknown field {field!r}; record fields are: {', '.join(RECORD_FIELDS)}")
+        return InputFormatError(f"{where}: unknown field {safe_name(field)}; record fields are: {', '.join(RECORD_FIELDS)}")
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return InputFormatError(f"{where}: field {field!r}: {err['msg']}{more}")
+    return InputFormatError(f"{where}: field {safe_name(field)}: {err['msg']}{more}")
 
 
 def _finish(builder: TraceBuilder, *, source_format: str, label: str) -> Trace:
@@ -107,8 +108,15 @@ def read_csv(lines: Iterator[tuple[int, str]], *, label: str) -> Trace:
     except csv.Error as exc:
         raise InputFormatError(f"{label}: line 1: {exc}") from None
     unknown = [h for h in header if h not in RECORD_FIELDS]
+    if unknown and len(unknown) == len(header):
+        # no cell names a record field: not our CSV (or not a CSV); the cells are not echoed (they may be content)
+        raise InputFormatError(
+            f"{label}: line 1: unknown CSV columns (no header cell is a record field name); the header must use the "
+            f"record field names (times in ms or s as the name says): {', '.join(RECORD_FIELDS)}"
+        )
     if unknown:
-        raise InputFormatError(f"{label}: unknown CSV column(s) {', '.join(map(repr, unknown))}; columns are: {', '.join(RECORD_FIELDS)}")
+        names = ", ".join(safe_name(h) for h in unknown[:8])
+        raise InputFormatError(f"{label}: line 1: unknown CSV column(s) {names}; columns are: {', '.join(RECORD_FIELDS)}")
     builder = TraceBuilder()
     try:
         for row in reader:

@@ -33,6 +33,8 @@ DIFFERENCES = [
     "guidellm goodput: requests with <= 1 output token or a missing measurement are undetermined (excluded from "
     "slo_attainment); errored requests count as misses; tpot_ms is compared with its inter_token_latency_ms.",
     "guidellm's request_latency ends at request_end (after [DONE]); E2E here ends at last_token_iteration.",
+    "guidellm 0.2.x files: time_per_output_token_ms = (last token - first token) / output tokens (TTFT excluded, "
+    "but n rather than n - 1 in the denominator); start_time/first_token_time/last_token_time per request.",
 ]
 
 _STATS = ("mean", "median", "std_dev", "min", "max", "count")
@@ -49,7 +51,34 @@ _METRICS = (
 
 
 def is_guidellm(obj: dict[str, Any]) -> bool:
-    return isinstance(obj.get("benchmarks"), list) and ("metadata" in obj or "config" in obj)
+    benchmarks = obj.get("benchmarks")
+    if not isinstance(benchmarks, list):
+        return False
+    if "metadata" in obj or "config" in obj:
+        return True
+    # guidellm 0.2.x: the report is only {"benchmarks": [...]}, each a "generative_benchmark"
+    return bool(benchmarks) and isinstance(benchmarks[0], dict) and benchmarks[0].get("type_") == "generative_benchmark"
+
+
+def _request_times(item: dict[str, Any], rwhere: str) -> tuple[float | None, float | None, float | None, float | None]:
+    """(request_start, first_token, last_token, targeted_start) in s from a 0.3+ ``info.timings`` or a 0.2.x record."""
+    info = item.get("info")
+    if info is None and "start_time" in item:  # guidellm 0.2.x GenerativeTextResponseStats / ErrorStats
+        sched = item.get("scheduler_info") if isinstance(item.get("scheduler_info"), dict) else {}
+        return (
+            optional_number(item, "start_time", rwhere, minimum=None),
+            optional_number(item, "first_token_time", rwhere, minimum=None),
+            optional_number(item, "last_token_time", rwhere, minimum=None),
+            optional_number(sched, "targeted_start_time", f"{rwhere}.scheduler_info", minimum=None),
+        )
+    timings = mapping(mapping(info, f"{rwhere}.info").get("timings"), f"{rwhere}.info.timings")
+    where = f"{rwhere}.info.timings"
+    return (
+        optional_number(timings, "request_start", where, minimum=None),
+        optional_number(timings, "first_token_iteration", where, minimum=None),
+        optional_number(timings, "last_token_iteration", where, minimum=None),
+        optional_number(timings, "targeted_start", where, minimum=None),
+    )
 
 
 def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> Trace:
@@ -70,19 +99,18 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
         for i, item in enumerate(items):
             rwhere = f"{where}.requests.{status}[{i}]"
             item = mapping(item, rwhere)
-            info = mapping(item.get("info"), f"{rwhere}.info")
-            timings = mapping(info.get("timings"), f"{rwhere}.info.timings")
-            start = optional_number(timings, "request_start", f"{rwhere}.info.timings", minimum=None)
+            start, first, last, targeted = _request_times(item, rwhere)
             if status == "errored":
                 builder.add(ok=False, start_s=start)
                 continue
-            first = optional_number(timings, "first_token_iteration", f"{rwhere}.info.timings", minimum=None)
-            last = optional_number(timings, "last_token_iteration", f"{rwhere}.info.timings", minimum=None)
-            targeted = optional_number(timings, "targeted_start", f"{rwhere}.info.timings", minimum=None)
             if start is None or first is None or last is None:
-                raise InputFormatError(f"{rwhere}.info.timings: request_start, first_token_iteration and last_token_iteration are required")
+                raise InputFormatError(
+                    f"{rwhere}: request start, first token and last token times are required "
+                    "(info.timings.request_start / first_token_iteration / last_token_iteration, or 0.2.x start_time / "
+                    "first_token_time / last_token_time)"
+                )
             if not start <= first <= last:
-                raise InputFormatError(f"{rwhere}.info.timings: expected request_start <= first_token_iteration <= last_token_iteration")
+                raise InputFormatError(f"{rwhere}: expected request start <= first token <= last token time")
             out = optional_number(item, "output_tokens", rwhere)
             prompt = optional_number(item, "prompt_tokens", rwhere)
             builder.add(

@@ -28,6 +28,11 @@ _SCALARS = (
     "total_input_tokens",
     "total_output_tokens",
     "total_output_tokens_retokenized",
+    "total_input",
+    "total_output",
+    "total_output_retokenized",
+    "output_throughput_retokenized",
+    "total_throughput_retokenized",
     "request_throughput",
     "input_throughput",
     "output_throughput",
@@ -51,7 +56,7 @@ DIFFERENCES = [
 
 def is_sglang_run(obj: dict[str, Any]) -> bool:
     return "duration" in obj and any(
-        k in obj for k in ("total_throughput", "mean_e2e_latency_ms", "total_output_tokens_retokenized")
+        k in obj for k in ("total_throughput", "mean_e2e_latency_ms", "total_output_tokens_retokenized", "total_output_retokenized")
     )
 
 
@@ -63,11 +68,18 @@ def read_sglang_run(obj: dict[str, Any], where: str, *, source: str) -> Trace:
     if "ttfts" in details and "itls" in details and "output_lens" in details:
         trace = trace_from_arrays(details, where, source_format="sglang", source=source, observation_point=OBSERVATION_POINT)
     else:
-        summary = {
-            k: v
-            for k in ("completed", "total_input_tokens", "total_output_tokens")
-            if (v := optional_number(obj, k, where)) is not None
-        }
+        summary: dict[str, float] = {}
+        # key names differ by version: total_input_tokens / total_output_tokens (bench_serving.py) or
+        # total_input / total_output (benchmark/metrics.py's BenchmarkMetrics dumped with **__dict__)
+        for ours, keys in (
+            ("completed", ("completed",)),
+            ("total_input_tokens", ("total_input_tokens", "total_input")),
+            ("total_output_tokens", ("total_output_tokens", "total_output")),
+        ):
+            for key in keys:
+                if (v := optional_number(obj, key, where)) is not None:
+                    summary[ours] = v
+                    break
         empty = np.zeros(0)
         trace = Trace(
             source_format="sglang",
