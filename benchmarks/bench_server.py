@@ -5,7 +5,8 @@
 1. Cold start: process spawn to the first ``tools/list`` answer over stdio, for
    our server and for a bare one-tool server on the same SDK; the ratio is the
    figure (bar: at most 1.5x).
-2. Index build: parsing and indexing the bundled corpus (bar: under 200 ms).
+2. Index build: reading, parsing and indexing the bundled corpus (bar: under 200 ms);
+   the server defers it to the first search or read.
 3. Search latency p50/p99 over the retrieval question set (bar: p99 under 5 ms).
 """
 
@@ -95,6 +96,7 @@ def main() -> None:
     for _ in range(5):
         start = time.perf_counter()
         corpus = Corpus.from_directory(PACKAGE_ROOT / "references")
+        corpus.sections  # parsing and BM25 happen on first use; force them here
         builds.append(time.perf_counter() - start)
     print(f"index build: median {statistics.median(builds) * 1000:.1f} ms over 5 builds, "
           f"{len(corpus.sections)} sections in {len(corpus.page_ids)} pages   (bar: < 200 ms)")
