@@ -82,6 +82,11 @@ class LayerSpec:
     state: StateSpec | None = None
 
     @property
+    def holds_kv(self) -> bool:
+        """An attention or MLA layer with KV of its own (cross-layer-shared layers reuse an earlier layer's)."""
+        return self.mixer in ("attention", "mla") and not self.kv_shared
+
+    @property
     def kind(self) -> str:
         """Label for breakdowns: full_attention, sliding_attention(4096), mla, mamba2, ..."""
         if self.kv_shared:
@@ -128,12 +133,6 @@ class Architecture:
             else:
                 total += t.numel
         return total
-
-    def params_by_component(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for t in self.tensors:
-            out[t.component] = out.get(t.component, 0) + t.numel
-        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,7 +189,7 @@ def _get(c: dict[str, Any], *keys: str, default: Any = _MISSING, positive: bool 
             if v < 0:
                 raise ModelConfigError(f"config.{k}: must not be negative, got {v}")
             limit = _LIMITS.get(k, _LIMITS.get(keys[0], 1 << 40))  # aliases (n_layer, n_embd) share the limit
-            if limit is not None and v > limit:
+            if v > limit:
                 raise ModelConfigError(f"config.{k}: {v} is implausibly large (limit {limit})")
             return v
     if default is _MISSING:
@@ -214,7 +213,11 @@ def _dtype_bytes(value: Any, fallback: int) -> int:
 # layer layout
 
 
-def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> list[tuple[Mixer, str | None, int | None, str]]:
+_LayerLayout = tuple[Mixer, str | None, int | None, str]  # mixer, attention span, window, FFN hint
+_FULL: _LayerLayout = ("attention", "full", None, "")  # full softmax attention, FFN decided later
+
+
+def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> list[_LayerLayout]:
     """(mixer, attention span, window, ffn-hint) per layer; ffn-hint '' means 'decide later'."""
     window = c.get("sliding_window")
     chunk = c.get("attention_chunk_size")
@@ -244,10 +247,10 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
     if types is not None:
         if not isinstance(types, list) or len(types) != L:
             raise ModelConfigError(f"config.layer_types: expected a list of {L} layer types (num_hidden_layers)")
-        out: list[tuple[Mixer, str | None, int | None, str]] = []
+        out: list[_LayerLayout] = []
         for t in types:
             if t in ("full_attention", "attention", "global_attention", "global"):
-                out.append(("attention", "full", None, ""))
+                out.append(_FULL)
             elif t in ("sliding_attention", "local_attention", "local", "sliding"):
                 out.append(sliding())
             elif t == "chunked_attention":
@@ -264,44 +267,44 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
                     "chunked_attention, linear_attention, mamba")
         if c.get("use_sliding_window") is False and any(o[1] == "sliding" for o in out):
             notes.append("use_sliding_window=false: sliding layers in layer_types treated as full attention")
-            out = [("attention", "full", None, "") if o[1] == "sliding" else o for o in out]
+            out = [_FULL if o[1] == "sliding" else o for o in out]
         return out
     atl = c.get("attn_type_list")
     if atl is not None:
         if not isinstance(atl, list) or len(atl) != L or any(a not in (0, 1) for a in atl):
             raise ModelConfigError(f"config.attn_type_list: expected {L} entries of 0 (lightning linear attention) "
                                    "or 1 (softmax attention)")
-        return [("attention", "full", None, "") if a == 1 else ("lightning", None, None, "") for a in atl]
+        return [_FULL if a == 1 else ("lightning", None, None, "") for a in atl]
     if "attn_layer_period" in c and "attn_layer_offset" in c:
         period = _get(c, "attn_layer_period")
         offset = _get(c, "attn_layer_offset", positive=False)
-        return [("attention", "full", None, "") if i % period == offset else ("mamba1", None, None, "") for i in range(L)]
+        return [_FULL if i % period == offset else ("mamba1", None, None, "") for i in range(L)]
     if c.get("full_attention_interval"):
         k = _get(c, "full_attention_interval")
-        return [("attention", "full", None, "") if (i + 1) % k == 0 else ("gdn", None, None, "") for i in range(L)]
+        return [_FULL if (i + 1) % k == 0 else ("gdn", None, None, "") for i in range(L)]
     if model_type.startswith("gemma3") or "sliding_window_pattern" in c:
         p = _get(c, "sliding_window_pattern", default=6)
         if "sliding_window_pattern" not in c:
             notes.append("sliding_window_pattern absent: Gemma 3 default 6 (layer i global iff (i+1) % 6 == 0)")
-        return [("attention", "full", None, "") if (i + 1) % p == 0 else sliding() for i in range(L)]
+        return [_FULL if (i + 1) % p == 0 else sliding() for i in range(L)]
     if model_type in ("gemma2", "gpt_oss"):
         notes.append(f"{model_type} without layer_types: even layers slide (window {window}), odd layers are global")
-        return [sliding() if i % 2 == 0 else ("attention", "full", None, "") for i in range(L)]
+        return [sliding() if i % 2 == 0 else _FULL for i in range(L)]
     if isinstance(chunk, int) and chunk > 0:
         nope = c.get("no_rope_layers")
         if not isinstance(nope, list) or len(nope) != L:
             nope = [int((i + 1) % 4 != 0) for i in range(L)]
             notes.append("no_rope_layers absent: Llama 4 default (every 4th layer is a global NoPE layer)")
-        return [("attention", "full", None, "") if nope[i] == 0 else ("attention", "chunked", chunk, "") for i in range(L)]
+        return [_FULL if nope[i] == 0 else ("attention", "chunked", chunk, "") for i in range(L)]
     if c.get("use_sliding_window") is True:
         start = _get(c, "max_window_layers", default=0, positive=False)
-        return [sliding() if i >= start else ("attention", "full", None, "") for i in range(L)]
+        return [sliding() if i >= start else _FULL for i in range(L)]
     if c.get("use_sliding_window") is False:
-        return [("attention", "full", None, "")] * L
+        return [_FULL] * L
     if isinstance(window, int) and not isinstance(window, bool) and window > 0:
         notes.append(f"sliding_window={window} is declared without layer_types or use_sliding_window: "
                      "treated as full attention (as vLLM does for such configs); an upper bound if it does slide")
-    return [("attention", "full", None, "")] * L
+    return [_FULL] * L
 
 
 def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
@@ -333,7 +336,6 @@ def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
 
 def _mamba2(c: dict[str, Any], p: str, i: int, h: int, conv_b: int, ssm_b: int) -> tuple[list[Tensor], StateSpec]:
     """Tensors and per-sequence state of one Mamba2 mixer (Nemotron-H, Granite-4 hybrids, Falcon-H1)."""
-    T: list[Tensor] = []
     heads = _get(c, "mamba_num_heads", "mamba_n_heads")
     if c.get("mamba_d_head") == "auto" and "mamba_head_dim" not in c:
         d_ssm = _get(c, "mamba_d_ssm", default=None) or _get(c, "mamba_expand", "expand", default=2) * h
@@ -345,18 +347,201 @@ def _mamba2(c: dict[str, Any], p: str, i: int, h: int, conv_b: int, ssm_b: int) 
     k = _get(c, "conv_kernel", "mamba_d_conv", default=4)
     d_in = heads * mhd
     conv_dim = d_in + 2 * ng * ds
-    T += [Tensor(f"{p}.mixer.in_proj", "mixer", i, d_in + conv_dim + heads, h, linear=True, split="column"),
-          Tensor(f"{p}.mixer.conv1d", "mixer", i, conv_dim, k, split="column"),
-          Tensor(f"{p}.mixer.out_proj", "mixer", i, h, d_in, linear=True, split="row"),
-          Tensor(f"{p}.mixer.dt_bias+A_log+D", "mixer", i, 3 * heads, split="column"),
-          Tensor(f"{p}.mixer.norm", "norm", i, d_in, split="column")]
+    T = [Tensor(f"{p}.mixer.in_proj", "mixer", i, d_in + conv_dim + heads, h, linear=True, split="column"),
+         Tensor(f"{p}.mixer.conv1d", "mixer", i, conv_dim, k, split="column"),
+         Tensor(f"{p}.mixer.out_proj", "mixer", i, h, d_in, linear=True, split="row"),
+         Tensor(f"{p}.mixer.dt_bias+A_log+D", "mixer", i, 3 * heads, split="column"),
+         Tensor(f"{p}.mixer.norm", "norm", i, d_in, split="column")]
     if c.get("use_conv_bias", True):
         T.append(Tensor(f"{p}.mixer.conv1d.bias", "mixer", i, conv_dim, split="column"))
     if c.get("use_bias") or c.get("mamba_proj_bias"):
         T += [Tensor(f"{p}.mixer.in_proj.bias", "mixer", i, d_in + conv_dim + heads, split="column"),
               Tensor(f"{p}.mixer.out_proj.bias", "mixer", i, h)]
-    state = StateSpec(conv_dim * (k - 1), heads * mhd * ds, conv_b, ssm_b)
-    return T, state
+    return T, StateSpec(conv_dim * (k - 1), heads * mhd * ds, conv_b, ssm_b)
+
+
+def _norms_per_layer(model_type: str) -> int:
+    """Norm vectors of hidden size per layer: 2 (pre-attention, pre-MLP), 4 in Gemma 2/3 (pre and post each),
+    1 in Nemotron-H (one per block) and Cohere (one LayerNorm before the parallel attention + MLP)."""
+    if model_type in ("nemotron_h", "cohere", "cohere2"):
+        return 1
+    if model_type.startswith("gemma2") or model_type.startswith("gemma3"):
+        return 4
+    return 2
+
+
+def _attention(c: dict[str, Any], model_type: str, p: str, i: int, h: int, nh_i: int, nh: int, kv: int,
+               hd: int) -> list[Tensor]:
+    """q/k/v/o projections of one softmax-attention layer with ``nh_i`` query heads, plus the biases, q/k norms,
+    output gate (Qwen3-Next) and attention sinks (gpt-oss) the model type carries."""
+    gate = 2 if (model_type == "qwen3_next" or c.get("attn_output_gate")) else 1
+    T = [Tensor(f"{p}.self_attn.q_proj", "attention", i, nh_i * hd * gate, h, linear=True, split="column"),
+         Tensor(f"{p}.self_attn.k_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
+         Tensor(f"{p}.self_attn.v_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
+         Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh_i * hd, linear=True, split="row")]
+    if c.get("attention_bias") or c.get("use_bias") or model_type in ("qwen2", "qwen2_moe", "gpt_bigcode"):
+        T += [Tensor(f"{p}.self_attn.q_proj.bias", "attention", i, nh * hd, split="column"),
+              Tensor(f"{p}.self_attn.k_proj.bias", "attention", i, kv * hd, split="kv"),
+              Tensor(f"{p}.self_attn.v_proj.bias", "attention", i, kv * hd, split="kv")]
+        if (c.get("attention_bias") and not model_type.startswith("glm")) or c.get("use_bias") or (
+                model_type == "gpt_bigcode"):
+            T.append(Tensor(f"{p}.self_attn.o_proj.bias", "attention", i, h))
+    if model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "olmo2") or c.get("qk_norm"):
+        T += [Tensor(f"{p}.self_attn.q_norm", "norm", i, hd), Tensor(f"{p}.self_attn.k_norm", "norm", i, hd)]
+    if model_type == "gpt_oss":
+        T.append(Tensor(f"{p}.self_attn.sinks", "attention", i, nh, split="column"))
+    return T
+
+
+def _mla(c: dict[str, Any], p: str, i: int, h: int, nh: int, qk_hd: int, v_hd: int, mla_dims: tuple[int, int],
+         idx_dim: int) -> list[Tensor]:
+    """Multi-head latent attention (DeepSeek-V2/V3 layout): optional q LoRA, the shared kv_a down-projection
+    (replicated), kv_b up-projection and o_proj, plus the DSA lightning indexer when ``idx_dim`` is set."""
+    kv_lora, rope = mla_dims
+    ql = _get(c, "q_lora_rank", default=None)
+    T: list[Tensor] = []
+    if ql:
+        T += [Tensor(f"{p}.self_attn.q_a_proj", "attention", i, ql, h, linear=True),
+              Tensor(f"{p}.self_attn.q_a_layernorm", "norm", i, ql),
+              Tensor(f"{p}.self_attn.q_b_proj", "attention", i, nh * qk_hd, ql, linear=True, split="column")]
+    else:
+        T.append(Tensor(f"{p}.self_attn.q_proj", "attention", i, nh * qk_hd, h, linear=True, split="column"))
+    T += [Tensor(f"{p}.self_attn.kv_a_proj_with_mqa", "attention", i, kv_lora + rope, h, linear=True),
+          Tensor(f"{p}.self_attn.kv_a_layernorm", "norm", i, kv_lora),
+          Tensor(f"{p}.self_attn.kv_b_proj", "attention", i, nh * (qk_hd - rope + v_hd), kv_lora, linear=True,
+                 split="column"),
+          Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh * v_hd, linear=True, split="row")]
+    if idx_dim:  # DSA lightning indexer (DeepSeek-V3.2, GLM-5): its own q, k and head weights
+        ih = _get(c, "index_n_heads")
+        T += [Tensor(f"{p}.self_attn.indexer.wq_b", "attention", i, ih * idx_dim, ql or h, linear=True),
+              Tensor(f"{p}.self_attn.indexer.wk", "attention", i, idx_dim, h, linear=True),
+              Tensor(f"{p}.self_attn.indexer.k_norm", "norm", i, 2 * idx_dim),
+              Tensor(f"{p}.self_attn.indexer.weights_proj", "attention", i, ih, h)]
+    return T
+
+
+def _lightning(p: str, i: int, h: int, nh: int, hd: int) -> tuple[list[Tensor], StateSpec]:
+    """MiniMax lightning (linear) attention: fused qkv, output gate, out_proj and norm; an fp32 state of
+    (num_heads, head_dim, head_dim) per sequence (vLLM MiniMax linear-attention cache)."""
+    T = [Tensor(f"{p}.self_attn.qkv_proj", "mixer", i, 3 * nh * hd, h, linear=True, split="column"),
+         Tensor(f"{p}.self_attn.output_gate", "mixer", i, nh * hd, h, linear=True, split="column"),
+         Tensor(f"{p}.self_attn.out_proj", "mixer", i, h, nh * hd, linear=True, split="row"),
+         Tensor(f"{p}.self_attn.norm", "norm", i, nh * hd, split="column")]
+    return T, StateSpec(0, nh * hd * hd, 0, 4)
+
+
+def _mamba1(c: dict[str, Any], model_type: str, p: str, i: int, h: int, conv_b: int,
+            ssm_b: int) -> tuple[list[Tensor], StateSpec]:
+    """Tensors and per-sequence state of one Mamba (v1) mixer (Jamba): conv state d_inner x (kernel - 1),
+    SSM state d_inner x d_state."""
+    expand = _get(c, "mamba_expand", "expand", default=2)
+    ds = _get(c, "mamba_d_state", "ssm_state_size", default=16)
+    k = _get(c, "mamba_d_conv", "conv_kernel", default=4)
+    d_in = expand * h
+    dt_rank = c.get("mamba_dt_rank", "auto")
+    dt_rank = math.ceil(h / 16) if dt_rank in (None, "auto") else _get(c, "mamba_dt_rank")
+    T = [Tensor(f"{p}.mamba.in_proj", "mixer", i, 2 * d_in, h, linear=True, split="column"),
+         Tensor(f"{p}.mamba.conv1d", "mixer", i, d_in, k, split="column"),
+         Tensor(f"{p}.mamba.x_proj", "mixer", i, dt_rank + 2 * ds, d_in, linear=True, split="row"),
+         Tensor(f"{p}.mamba.dt_proj", "mixer", i, d_in, dt_rank, linear=True, split="column"),
+         Tensor(f"{p}.mamba.dt_proj.bias", "mixer", i, d_in, split="column"),
+         Tensor(f"{p}.mamba.A_log", "mixer", i, d_in, ds, split="column"),
+         Tensor(f"{p}.mamba.D", "mixer", i, d_in, split="column"),
+         Tensor(f"{p}.mamba.out_proj", "mixer", i, h, d_in, linear=True, split="row")]
+    if c.get("mamba_conv_bias", True):
+        T.append(Tensor(f"{p}.mamba.conv1d.bias", "mixer", i, d_in, split="column"))
+    if c.get("mamba_proj_bias"):
+        T += [Tensor(f"{p}.mamba.in_proj.bias", "mixer", i, 2 * d_in, split="column"),
+              Tensor(f"{p}.mamba.out_proj.bias", "mixer", i, h)]
+    if model_type == "jamba":
+        T += [Tensor(f"{p}.mamba.dt_layernorm", "norm", i, dt_rank),
+              Tensor(f"{p}.mamba.b_layernorm+c_layernorm", "norm", i, 2 * ds)]
+    return T, StateSpec(d_in * (k - 1), d_in * ds, conv_b, ssm_b)
+
+
+def _gated_deltanet(c: dict[str, Any], p: str, i: int, h: int, conv_b: int,
+                    ssm_b: int) -> tuple[list[Tensor], StateSpec]:
+    """Tensors and per-sequence state of one Gated DeltaNet layer (Qwen3-Next linear attention): conv state over
+    q, k and v, recurrent state value_heads x value_dim x key_dim."""
+    kh = _get(c, "linear_num_key_heads")
+    vh = _get(c, "linear_num_value_heads")
+    kd = _get(c, "linear_key_head_dim")
+    vd = _get(c, "linear_value_head_dim")
+    k = _get(c, "linear_conv_kernel_dim", default=4)
+    key_dim, value_dim = kh * kd, vh * vd
+    conv_dim = 2 * key_dim + value_dim
+    T = [Tensor(f"{p}.linear_attn.in_proj_qkvz", "mixer", i, 2 * key_dim + 2 * value_dim, h, linear=True,
+                split="column"),
+         Tensor(f"{p}.linear_attn.in_proj_ba", "mixer", i, 2 * vh, h, linear=True, split="column"),
+         Tensor(f"{p}.linear_attn.conv1d", "mixer", i, conv_dim, k, split="column"),
+         Tensor(f"{p}.linear_attn.dt_bias+A_log", "mixer", i, 2 * vh, split="column"),
+         Tensor(f"{p}.linear_attn.norm", "norm", i, vd),
+         Tensor(f"{p}.linear_attn.out_proj", "mixer", i, h, value_dim, linear=True, split="row")]
+    return T, StateSpec(conv_dim * (k - 1), vh * vd * kd, conv_b, ssm_b)
+
+
+def _dense_mlp(c: dict[str, Any], model_type: str, p: str, i: int, h: int, gated: bool) -> list[Tensor]:
+    """A dense MLP: gate/up/down (gated SwiGLU/GeGLU) or up/down, plus the biases some model types carry."""
+    if model_type.startswith("granitemoe"):  # Granite MoE hybrids: the dense MLP is shared_mlp
+        inter = _get(c, "shared_intermediate_size", "intermediate_size")
+    elif model_type == "gpt_bigcode" and c.get("n_inner") is None:
+        inter = 4 * h
+    else:
+        inter = _get(c, "intermediate_size_mlp", "intermediate_size", "ffn_hidden_size", "n_inner")
+    names = ("gate_proj", "up_proj", "down_proj") if gated else ("up_proj", "down_proj")
+    T: list[Tensor] = []
+    for nm in names:
+        rows, cols = (h, inter) if nm == "down_proj" else (inter, h)
+        T.append(Tensor(f"{p}.mlp.{nm}", "mlp", i, rows, cols, linear=True,
+                        split="row" if nm == "down_proj" else "column"))
+    if c.get("mlp_bias") or c.get("use_bias") or model_type == "gpt_bigcode":
+        T.append(Tensor(f"{p}.mlp.bias", "mlp", i, inter * (len(names) - 1) + h))
+    return T
+
+
+def _shared_expert_width(c: dict[str, Any], model_type: str, mi: int) -> tuple[int, bool]:
+    """Intermediate width of the always-active shared expert(s) (0: none), and whether a sigmoid gate scales it
+    (Qwen2-MoE shared_expert_gate). Keys in the order the model families use them."""
+    if c.get("n_shared_experts"):
+        return _get(c, "n_shared_experts") * mi, False
+    if c.get("shared_expert_intermediate_size"):
+        return _get(c, "shared_expert_intermediate_size"), True
+    if c.get("moe_shared_expert_intermediate_size"):
+        return _get(c, "moe_shared_expert_intermediate_size"), False
+    if c.get("shared_intermediate_size"):  # Granite MoE hybrids
+        return _get(c, "shared_intermediate_size"), False
+    if model_type.startswith("llama4"):
+        return mi, False
+    return 0, False
+
+
+def _moe(c: dict[str, Any], model_type: str, p: str, i: int, h: int, E: int, gated: bool) -> list[Tensor]:
+    """A MoE block: E routed experts (one stacked tensor per projection), the router, its bias where the
+    family has one, and any shared expert."""
+    if not E:
+        raise ModelConfigError("config.n_routed_experts: MoE layers in the pattern but no expert count is given")
+    mi = _get(c, "moe_intermediate_size", "intermediate_size")
+    if model_type == "gpt_oss":
+        return [Tensor(f"{p}.mlp.experts.gate_up_proj", "experts", i, 2 * mi, h, count=E, linear=True, split="expert"),
+                Tensor(f"{p}.mlp.experts.gate_up_proj_bias", "experts", i, 2 * mi, count=E, split="expert"),
+                Tensor(f"{p}.mlp.experts.down_proj", "experts", i, h, mi, count=E, linear=True, split="expert"),
+                Tensor(f"{p}.mlp.experts.down_proj_bias", "experts", i, h, count=E, split="expert"),
+                Tensor(f"{p}.mlp.router", "router", i, E, h, linear=False),
+                Tensor(f"{p}.mlp.router.bias", "router", i, E)]
+    up = 2 if gated else 1  # gate and up projections stacked, or up alone
+    T = [Tensor(f"{p}.mlp.experts.up_gate_proj", "experts", i, up * mi, h, count=E, linear=True, split="expert"),
+         Tensor(f"{p}.mlp.experts.down_proj", "experts", i, h, mi, count=E, linear=True, split="expert"),
+         Tensor(f"{p}.mlp.gate", "router", i, E, h, linear=False)]
+    if c.get("topk_method") == "noaux_tc" or model_type in ("deepseek_v3", "kimi_k2", "glm4_moe", "nemotron_h"):
+        T.append(Tensor(f"{p}.mlp.gate.e_score_correction_bias", "router", i, E))
+    shared, gated_shared = _shared_expert_width(c, model_type, mi)
+    if gated_shared:
+        T.append(Tensor(f"{p}.mlp.shared_expert_gate", "router", i, 1, h))
+    if shared:
+        T += [Tensor(f"{p}.mlp.shared_experts.up_gate_proj", "shared_experts", i, up * shared, h, linear=True,
+                     split="column"),
+              Tensor(f"{p}.mlp.shared_experts.down_proj", "shared_experts", i, h, shared, linear=True, split="row")]
+    return T
 
 
 def parse_architecture(config: dict[str, Any]) -> Architecture:
@@ -439,164 +624,35 @@ def parse_architecture(config: dict[str, Any]) -> Architecture:
     conv_b = _dtype_bytes(c.get("mamba_cache_dtype"), {"fp32": 4}.get(dtype, 2))
     ssm_b = _dtype_bytes(c.get("mamba_ssm_cache_dtype", c.get("mamba_ssm_dtype")), conv_b)
 
+    norms = _norms_per_layer(model_type)
     for i, (mixer, span, window, ffn_hint) in enumerate(mixers):
         p = f"model.layers.{i}"
         kv_shared = i >= L - shared_n if shared_n else False
-        state: StateSpec | None = None
-        norms = 2
-        if model_type.startswith("gemma2") or model_type.startswith("gemma3"):
-            norms = 4
-        if model_type in ("nemotron_h", "cohere", "cohere2"):
-            norms = 1  # Nemotron-H: one norm per block; Cohere: one LayerNorm before the parallel attention + MLP
         if mixer == "attention" and mla:
             mixer = "mla"
+        mt: list[Tensor] = []
+        state: StateSpec | None = None
         if mixer == "attention":
-            gate = 2 if (model_type == "qwen3_next" or c.get("attn_output_gate")) else 1
-            nh_i = per_layer_heads[i] if per_layer_heads else nh
-            T += [Tensor(f"{p}.self_attn.q_proj", "attention", i, nh_i * hd * gate, h, linear=True, split="column"),
-                  Tensor(f"{p}.self_attn.k_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
-                  Tensor(f"{p}.self_attn.v_proj", "attention", i, kv * hd, h, linear=True, split="kv"),
-                  Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh_i * hd, linear=True, split="row")]
-            if c.get("attention_bias") or c.get("use_bias") or model_type in ("qwen2", "qwen2_moe", "gpt_bigcode"):
-                T += [Tensor(f"{p}.self_attn.q_proj.bias", "attention", i, nh * hd, split="column"),
-                      Tensor(f"{p}.self_attn.k_proj.bias", "attention", i, kv * hd, split="kv"),
-                      Tensor(f"{p}.self_attn.v_proj.bias", "attention", i, kv * hd, split="kv")]
-                if (c.get("attention_bias") and not model_type.startswith("glm")) or c.get("use_bias") or (
-                        model_type == "gpt_bigcode"):
-                    T.append(Tensor(f"{p}.self_attn.o_proj.bias", "attention", i, h))
-            if model_type in ("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "olmo2") or c.get("qk_norm"):
-                T += [Tensor(f"{p}.self_attn.q_norm", "norm", i, hd), Tensor(f"{p}.self_attn.k_norm", "norm", i, hd)]
-            if model_type == "gpt_oss":
-                T.append(Tensor(f"{p}.self_attn.sinks", "attention", i, nh, split="column"))
+            mt = _attention(c, model_type, p, i, h, per_layer_heads[i] if per_layer_heads else nh, nh, kv, hd)
             if model_type == "falcon_h1":  # parallel hybrid: a Mamba2 mixer beside attention in every layer
-                mt, state = _mamba2(c, p, i, h, conv_b, ssm_b)
-                T += mt
+                mamba, state = _mamba2(c, p, i, h, conv_b, ssm_b)
+                mt += mamba
         elif mixer == "mla":
-            kv_lora, rope = mla_dims  # type: ignore[misc]
-            ql = _get(c, "q_lora_rank", default=None)
-            if ql:
-                T += [Tensor(f"{p}.self_attn.q_a_proj", "attention", i, ql, h, linear=True),
-                      Tensor(f"{p}.self_attn.q_a_layernorm", "norm", i, ql),
-                      Tensor(f"{p}.self_attn.q_b_proj", "attention", i, nh * qk_hd, ql, linear=True, split="column")]
-            else:
-                T.append(Tensor(f"{p}.self_attn.q_proj", "attention", i, nh * qk_hd, h, linear=True, split="column"))
-            T += [Tensor(f"{p}.self_attn.kv_a_proj_with_mqa", "attention", i, kv_lora + rope, h, linear=True),
-                  Tensor(f"{p}.self_attn.kv_a_layernorm", "norm", i, kv_lora),
-                  Tensor(f"{p}.self_attn.kv_b_proj", "attention", i, nh * (qk_hd - rope + v_hd), kv_lora, linear=True,
-                         split="column"),
-                  Tensor(f"{p}.self_attn.o_proj", "attention", i, h, nh * v_hd, linear=True, split="row")]
-            if idx_dim:  # DSA lightning indexer (DeepSeek-V3.2, GLM-5): its own q, k and head weights
-                ih = _get(c, "index_n_heads")
-                T += [Tensor(f"{p}.self_attn.indexer.wq_b", "attention", i, ih * idx_dim, ql or h, linear=True),
-                      Tensor(f"{p}.self_attn.indexer.wk", "attention", i, idx_dim, h, linear=True),
-                      Tensor(f"{p}.self_attn.indexer.k_norm", "norm", i, 2 * idx_dim),
-                      Tensor(f"{p}.self_attn.indexer.weights_proj", "attention", i, ih, h)]
+            mt = _mla(c, p, i, h, nh, qk_hd, v_hd, mla_dims, idx_dim)  # type: ignore[arg-type]
         elif mixer == "mamba2":
             mt, state = _mamba2(c, p, i, h, conv_b, ssm_b)
-            T += mt
         elif mixer == "lightning":
-            # MiniMax lightning (linear) attention: fused qkv, output gate, out_proj, norm; fp32 state
-            # (num_heads, head_dim, head_dim) per sequence (vLLM MiniMax linear-attention cache)
-            T += [Tensor(f"{p}.self_attn.qkv_proj", "mixer", i, 3 * nh * hd, h, linear=True, split="column"),
-                  Tensor(f"{p}.self_attn.output_gate", "mixer", i, nh * hd, h, linear=True, split="column"),
-                  Tensor(f"{p}.self_attn.out_proj", "mixer", i, h, nh * hd, linear=True, split="row"),
-                  Tensor(f"{p}.self_attn.norm", "norm", i, nh * hd, split="column")]
-            state = StateSpec(0, nh * hd * hd, 0, 4)
+            mt, state = _lightning(p, i, h, nh, hd)
         elif mixer == "mamba1":
-            expand = _get(c, "mamba_expand", "expand", default=2)
-            ds = _get(c, "mamba_d_state", "ssm_state_size", default=16)
-            k = _get(c, "mamba_d_conv", "conv_kernel", default=4)
-            d_in = expand * h
-            dt_rank = c.get("mamba_dt_rank", "auto")
-            dt_rank = math.ceil(h / 16) if dt_rank in (None, "auto") else _get(c, "mamba_dt_rank")
-            T += [Tensor(f"{p}.mamba.in_proj", "mixer", i, 2 * d_in, h, linear=True, split="column"),
-                  Tensor(f"{p}.mamba.conv1d", "mixer", i, d_in, k, split="column"),
-                  Tensor(f"{p}.mamba.x_proj", "mixer", i, dt_rank + 2 * ds, d_in, linear=True, split="row"),
-                  Tensor(f"{p}.mamba.dt_proj", "mixer", i, d_in, dt_rank, linear=True, split="column"),
-                  Tensor(f"{p}.mamba.dt_proj.bias", "mixer", i, d_in, split="column"),
-                  Tensor(f"{p}.mamba.A_log", "mixer", i, d_in, ds, split="column"),
-                  Tensor(f"{p}.mamba.D", "mixer", i, d_in, split="column"),
-                  Tensor(f"{p}.mamba.out_proj", "mixer", i, h, d_in, linear=True, split="row")]
-            if c.get("mamba_conv_bias", True):
-                T.append(Tensor(f"{p}.mamba.conv1d.bias", "mixer", i, d_in, split="column"))
-            if c.get("mamba_proj_bias"):
-                T += [Tensor(f"{p}.mamba.in_proj.bias", "mixer", i, 2 * d_in, split="column"),
-                      Tensor(f"{p}.mamba.out_proj.bias", "mixer", i, h)]
-            if model_type == "jamba":
-                T += [Tensor(f"{p}.mamba.dt_layernorm", "norm", i, dt_rank),
-                      Tensor(f"{p}.mamba.b_layernorm+c_layernorm", "norm", i, 2 * ds)]
-            state = StateSpec(d_in * (k - 1), d_in * ds, conv_b, ssm_b)
+            mt, state = _mamba1(c, model_type, p, i, h, conv_b, ssm_b)
         elif mixer == "gdn":
-            kh = _get(c, "linear_num_key_heads")
-            vh = _get(c, "linear_num_value_heads")
-            kd = _get(c, "linear_key_head_dim")
-            vd = _get(c, "linear_value_head_dim")
-            k = _get(c, "linear_conv_kernel_dim", default=4)
-            key_dim, value_dim = kh * kd, vh * vd
-            conv_dim = 2 * key_dim + value_dim
-            T += [Tensor(f"{p}.linear_attn.in_proj_qkvz", "mixer", i, 2 * key_dim + 2 * value_dim, h, linear=True,
-                         split="column"),
-                  Tensor(f"{p}.linear_attn.in_proj_ba", "mixer", i, 2 * vh, h, linear=True, split="column"),
-                  Tensor(f"{p}.linear_attn.conv1d", "mixer", i, conv_dim, k, split="column"),
-                  Tensor(f"{p}.linear_attn.dt_bias+A_log", "mixer", i, 2 * vh, split="column"),
-                  Tensor(f"{p}.linear_attn.norm", "norm", i, vd),
-                  Tensor(f"{p}.linear_attn.out_proj", "mixer", i, h, value_dim, linear=True, split="row")]
-            state = StateSpec(conv_dim * (k - 1), vh * vd * kd, conv_b, ssm_b)
-
-        # feed-forward
+            mt, state = _gated_deltanet(c, p, i, h, conv_b, ssm_b)
+        T += mt
         ffn = ffn_hint or ("moe" if moe[i] else "dense")
         if ffn == "dense":
-            if model_type.startswith("granitemoe"):  # Granite MoE hybrids: the dense MLP is shared_mlp
-                inter = _get(c, "shared_intermediate_size", "intermediate_size")
-            elif model_type == "gpt_bigcode" and c.get("n_inner") is None:
-                inter = 4 * h
-            else:
-                inter = _get(c, "intermediate_size_mlp", "intermediate_size", "ffn_hidden_size", "n_inner")
-            mats = 3 if gated else 2
-            names = ("gate_proj", "up_proj", "down_proj") if gated else ("up_proj", "down_proj")
-            for nm in names[:mats]:
-                rows, cols = (h, inter) if nm == "down_proj" else (inter, h)
-                T.append(Tensor(f"{p}.mlp.{nm}", "mlp", i, rows, cols, linear=True,
-                                split="row" if nm == "down_proj" else "column"))
-            if c.get("mlp_bias") or c.get("use_bias") or model_type == "gpt_bigcode":
-                T.append(Tensor(f"{p}.mlp.bias", "mlp", i, inter * (mats - 1) + h))
+            T += _dense_mlp(c, model_type, p, i, h, gated)
         elif ffn == "moe":
-            if not E:
-                raise ModelConfigError("config.n_routed_experts: MoE layers in the pattern but no expert count is given")
-            mi = _get(c, "moe_intermediate_size", "intermediate_size")
-            if model_type == "gpt_oss":
-                T += [Tensor(f"{p}.mlp.experts.gate_up_proj", "experts", i, 2 * mi, h, count=E, linear=True, split="expert"),
-                      Tensor(f"{p}.mlp.experts.gate_up_proj_bias", "experts", i, 2 * mi, count=E, split="expert"),
-                      Tensor(f"{p}.mlp.experts.down_proj", "experts", i, h, mi, count=E, linear=True, split="expert"),
-                      Tensor(f"{p}.mlp.experts.down_proj_bias", "experts", i, h, count=E, split="expert"),
-                      Tensor(f"{p}.mlp.router", "router", i, E, h, linear=False),
-                      Tensor(f"{p}.mlp.router.bias", "router", i, E)]
-            else:
-                mats = 3 if gated else 2
-                T += [Tensor(f"{p}.mlp.experts.up_gate_proj", "experts", i, (mats - 1) * mi, h, count=E, linear=True,
-                             split="expert"),
-                      Tensor(f"{p}.mlp.experts.down_proj", "experts", i, h, mi, count=E, linear=True, split="expert"),
-                      Tensor(f"{p}.mlp.gate", "router", i, E, h, linear=False)]
-                if c.get("topk_method") == "noaux_tc" or model_type in ("deepseek_v3", "kimi_k2", "glm4_moe") or (
-                        model_type == "nemotron_h"):
-                    T.append(Tensor(f"{p}.mlp.gate.e_score_correction_bias", "router", i, E))
-                shared = 0
-                if c.get("n_shared_experts"):
-                    shared = _get(c, "n_shared_experts") * mi
-                elif c.get("shared_expert_intermediate_size"):
-                    shared = _get(c, "shared_expert_intermediate_size")
-                    T.append(Tensor(f"{p}.mlp.shared_expert_gate", "router", i, 1, h))
-                elif c.get("moe_shared_expert_intermediate_size"):
-                    shared = _get(c, "moe_shared_expert_intermediate_size")
-                elif c.get("shared_intermediate_size"):  # Granite MoE hybrids
-                    shared = _get(c, "shared_intermediate_size")
-                elif model_type.startswith("llama4"):
-                    shared = mi
-                if shared:
-                    T += [Tensor(f"{p}.mlp.shared_experts.up_gate_proj", "shared_experts", i, (mats - 1) * shared, h,
-                                 linear=True, split="column"),
-                          Tensor(f"{p}.mlp.shared_experts.down_proj", "shared_experts", i, h, shared, linear=True,
-                                 split="row")]
+            T += _moe(c, model_type, p, i, h, E, gated)
         T.append(Tensor(f"{p}.norms", "norm", i, norms * h))
         layers.append(LayerSpec(i, mixer, span if mixer == "attention" else None, window if mixer == "attention" else None,  # type: ignore[arg-type]
                                 kv_shared and mixer in ("attention", "mla"), ffn, state))  # type: ignore[arg-type]

@@ -226,61 +226,81 @@ def checkpoint_weight_format(config: dict[str, Any]) -> tuple[WeightFormat, str]
     qc = config.get("quantization_config")
     if isinstance(qc, dict) and qc:
         method = str(qc.get("quant_method", "")).lower()
-        if method == "fp8":
-            block = qc.get("weight_block_size")
-            if isinstance(block, list) and len(block) == 2:
-                fmt = _fp8_block(int(block[0]), int(block[1]))
-            else:
-                fmt = weight_format("fp8-tensor")
-            skip = _skips(qc, "modules_to_not_convert", "ignored_layers")
-            return _with_skips(fmt, skip), f"quantization_config.quant_method=fp8 (weight_block_size={block})"
-        if method == "mxfp4":
-            return (_with_skips(weight_format("mxfp4"), _skips(qc, "modules_to_not_convert")),
-                    "quantization_config.quant_method=mxfp4")
-        if method in ("awq", "gptq"):
-            bits = _qc_int(qc, "bits", "w_bit", default=4)
-            group = _qc_int(qc, "group_size", "q_group_size", default=128)
-            if bits not in (2, 3, 4, 8):
-                raise ModelConfigError(f"quantization_config.bits={bits}: {method.upper()} with 2, 3, 4 or 8 bits is "
-                                       "modelled; pass weights=<format> explicitly")
-            if group != -1 and not 8 <= group <= 8192:
-                raise ModelConfigError(f"quantization_config.group_size={group}: expected -1 (per channel) or 8..8192")
-            fmt = _int4(method, 0 if group == -1 else group, bits)
-            return (_with_skips(fmt, ("lm_head", *_skips(qc, "modules_to_not_convert"))),
-                    f"quantization_config.quant_method={method} bits={bits} group_size={group}")
-        if method == "fbgemm_fp8":
-            return (_with_skips(weight_format("fp8-channel"), _skips(qc, "modules_to_not_convert")),
-                    "quantization_config.quant_method=fbgemm_fp8 (per-channel fp8)")
-        if method == "bitsandbytes":
-            skip = _skips(qc, "llm_int8_skip_modules")
-            if qc.get("load_in_4bit"):
-                kind = str(qc.get("bnb_4bit_quant_type", "fp4")).lower()
-                fmt = _bnb4(bool(qc.get("bnb_4bit_use_double_quant")), kind if kind in ("nf4", "fp4") else "nf4")
-                return _with_skips(fmt, skip), f"quantization_config bitsandbytes 4-bit {kind}"
-            if qc.get("load_in_8bit"):
-                return _with_skips(weight_format("int8"), skip), "quantization_config bitsandbytes 8-bit (LLM.int8)"
-            raise ModelConfigError("quantization_config.quant_method=bitsandbytes: neither load_in_4bit nor "
-                                   "load_in_8bit is true; pass weights=<format> explicitly")
-        if method == "compressed-tensors":
-            return _compressed_tensors(qc)
-        if method in ("modelopt", "modelopt_fp4"):
-            algo = str(qc.get("quant_algo", "NVFP4" if method == "modelopt_fp4" else "")).upper()
-            skip = _skips(qc, "exclude_modules", "ignore")
-            if algo == "FP8":
-                return _with_skips(weight_format("fp8-tensor"), skip), "quantization_config modelopt FP8"
-            if algo == "NVFP4":
-                return _with_skips(weight_format("nvfp4"), skip), "quantization_config modelopt NVFP4"
-            raise ModelConfigError(f"quantization_config.quant_algo='{algo}': modelopt FP8 and NVFP4 are modelled; "
-                                   "pass weights=<format> explicitly")
-        raise ModelConfigError(
-            f"quantization_config.quant_method='{method}' is not modelled (known: fp8, fbgemm_fp8, mxfp4, awq, gptq, "
-            "bitsandbytes, compressed-tensors, modelopt); pass weights=<format> explicitly"
-        )
+        reader = _QUANT_METHODS.get(method)
+        if reader is None:
+            raise ModelConfigError(
+                f"quantization_config.quant_method='{method}' is not modelled (known: fp8, fbgemm_fp8, mxfp4, awq, "
+                "gptq, bitsandbytes, compressed-tensors, modelopt); pass weights=<format> explicitly"
+            )
+        return reader(qc, method)
     dtype = config.get("torch_dtype", config.get("dtype"))
     fmt = _dtype_format(dtype) if dtype is not None else None
     if fmt is not None:
         return fmt, f"no quantization_config; torch_dtype={dtype}"
     return _FLOAT["bf16"], "no quantization_config and no torch_dtype: assumed bf16"
+
+
+def _fp8_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method fp8: block scales when weight_block_size is given, else one scale per tensor."""
+    block = qc.get("weight_block_size")
+    if isinstance(block, list) and len(block) == 2:
+        fmt = _fp8_block(int(block[0]), int(block[1]))
+    else:
+        fmt = weight_format("fp8-tensor")
+    skip = _skips(qc, "modules_to_not_convert", "ignored_layers")
+    return _with_skips(fmt, skip), f"quantization_config.quant_method=fp8 (weight_block_size={block})"
+
+
+def _fbgemm_fp8_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method fbgemm_fp8: fp8 with one scale per output channel."""
+    return (_with_skips(weight_format("fp8-channel"), _skips(qc, "modules_to_not_convert")),
+            "quantization_config.quant_method=fbgemm_fp8 (per-channel fp8)")
+
+
+def _mxfp4_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method mxfp4 (gpt-oss): MXFP4 experts, the rest as listed in modules_to_not_convert."""
+    return (_with_skips(weight_format("mxfp4"), _skips(qc, "modules_to_not_convert")),
+            "quantization_config.quant_method=mxfp4")
+
+
+def _awq_gptq_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method awq / gptq: integer weights of ``bits`` with a scale and zero per group (-1: per channel);
+    lm_head is never quantized."""
+    bits = _qc_int(qc, "bits", "w_bit", default=4)
+    group = _qc_int(qc, "group_size", "q_group_size", default=128)
+    if bits not in (2, 3, 4, 8):
+        raise ModelConfigError(f"quantization_config.bits={bits}: {method.upper()} with 2, 3, 4 or 8 bits is "
+                               "modelled; pass weights=<format> explicitly")
+    if group != -1 and not 8 <= group <= 8192:
+        raise ModelConfigError(f"quantization_config.group_size={group}: expected -1 (per channel) or 8..8192")
+    fmt = _int4(method, 0 if group == -1 else group, bits)
+    return (_with_skips(fmt, ("lm_head", *_skips(qc, "modules_to_not_convert"))),
+            f"quantization_config.quant_method={method} bits={bits} group_size={group}")
+
+
+def _bitsandbytes_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method bitsandbytes: 4-bit (nf4 / fp4, optionally double-quantized) or 8-bit LLM.int8."""
+    skip = _skips(qc, "llm_int8_skip_modules")
+    if qc.get("load_in_4bit"):
+        kind = str(qc.get("bnb_4bit_quant_type", "fp4")).lower()
+        fmt = _bnb4(bool(qc.get("bnb_4bit_use_double_quant")), kind if kind in ("nf4", "fp4") else "nf4")
+        return _with_skips(fmt, skip), f"quantization_config bitsandbytes 4-bit {kind}"
+    if qc.get("load_in_8bit"):
+        return _with_skips(weight_format("int8"), skip), "quantization_config bitsandbytes 8-bit (LLM.int8)"
+    raise ModelConfigError("quantization_config.quant_method=bitsandbytes: neither load_in_4bit nor "
+                           "load_in_8bit is true; pass weights=<format> explicitly")
+
+
+def _modelopt_checkpoint(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method modelopt / modelopt_fp4 (NVIDIA TensorRT Model Optimizer): FP8 or NVFP4."""
+    algo = str(qc.get("quant_algo", "NVFP4" if method == "modelopt_fp4" else "")).upper()
+    skip = _skips(qc, "exclude_modules", "ignore")
+    if algo == "FP8":
+        return _with_skips(weight_format("fp8-tensor"), skip), "quantization_config modelopt FP8"
+    if algo == "NVFP4":
+        return _with_skips(weight_format("nvfp4"), skip), "quantization_config modelopt NVFP4"
+    raise ModelConfigError(f"quantization_config.quant_algo='{algo}': modelopt FP8 and NVFP4 are modelled; "
+                           "pass weights=<format> explicitly")
 
 
 def _qc_int(qc: dict[str, Any], *keys: str, default: int) -> int:
@@ -298,7 +318,8 @@ def _with_skips(fmt: WeightFormat, skips: tuple[str, ...]) -> WeightFormat:
     return WeightFormat(**{**fmt.__dict__, "skip_patterns": tuple(skips)})
 
 
-def _compressed_tensors(qc: dict[str, Any]) -> tuple[WeightFormat, str]:
+def _compressed_tensors(qc: dict[str, Any], method: str) -> tuple[WeightFormat, str]:
+    """quant_method compressed-tensors (llm-compressor): the first config group's weight scheme."""
     groups = qc.get("config_groups") or {}
     first = next(iter(groups.values()), {}) if isinstance(groups, dict) else {}
     w = (first or {}).get("weights") if isinstance(first, dict) else None
@@ -333,6 +354,20 @@ def _compressed_tensors(qc: dict[str, Any]) -> tuple[WeightFormat, str]:
         return _with_skips(fmt, skip), basis
     raise ModelConfigError(f"quantization_config.config_groups: {basis} is not modelled; pass weights=<format>")
 
+
+
+# quant_method -> reader of its quantization_config
+_QUANT_METHODS = {
+    "fp8": _fp8_checkpoint,
+    "fbgemm_fp8": _fbgemm_fp8_checkpoint,
+    "mxfp4": _mxfp4_checkpoint,
+    "awq": _awq_gptq_checkpoint,
+    "gptq": _awq_gptq_checkpoint,
+    "bitsandbytes": _bitsandbytes_checkpoint,
+    "compressed-tensors": _compressed_tensors,
+    "modelopt": _modelopt_checkpoint,
+    "modelopt_fp4": _modelopt_checkpoint,
+}
 
 # ---------------------------------------------------------------------------------------------
 # KV cache formats

@@ -24,6 +24,7 @@ import fnmatch
 import json
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -59,7 +60,7 @@ REFERENCE = "references/memory-sizing.md"
 # Overhead constants (estimates), each with its source.
 _CUDA_CONTEXT_BYTES = 512 * 1024**2
 _CUDA_GRAPH_BYTES = 1 * GiB
-_NCCL_BY_GROUP = {1: 0, 2: 358_612_992, 4: 411_041_792, 8: 411_041_792}
+_NCCL_BY_GROUP = {1: 0, 2: 358_612_992, 4: 411_041_792, 8: 411_041_792}  # larger groups: the 8-GPU figure
 _SRC_NCCL = "ai-dynamo/aiconfigurator systems/*.yaml misc.nccl_mem (research: sizing-anchors.md 1.9)"
 _SRC_GRAPH = ("vLLM PR #21489: Gemma-3-4B 0.65 GiB of CUDA-graph memory; Llama 4 Maverick under-estimated by ~1.3 GB "
               "(sizing-anchors.md 1.1)")
@@ -299,55 +300,211 @@ class SizingReport(BaseModel):
 # model resolution
 
 
-def _load_config(request: SizingRequest) -> tuple[dict[str, Any], str, str, int | None, str | None]:
-    """(config, display name, source, checkpoint bytes, checkpoint bytes source)."""
+@dataclass(frozen=True)
+class _LoadedModel:
+    """A config.json, the name and source the report shows, and the checkpoint's stored bytes when known."""
+
+    config: dict[str, Any]
+    name: str
+    source: str
+    checkpoint_bytes: int | None = None
+    checkpoint_bytes_source: str | None = None
+
+
+def _load_model(request: SizingRequest) -> _LoadedModel:
+    """The config the request names: inline JSON, a file, or a catalog name / Hub repo id."""
     if request.config_json is not None:
-        cfg = request.config_json
-        if isinstance(cfg, str):
-            if len(cfg) > _MAX_CONFIG_BYTES:
-                raise InputFormatError(f"config_json: {len(cfg):,} characters, over the {_MAX_CONFIG_BYTES:,} limit")
-            try:
-                cfg = json.loads(cfg)
-            except ValueError as exc:
-                raise InputFormatError(f"config_json: not valid JSON ({exc})") from exc
-        if not isinstance(cfg, dict):
-            raise InputFormatError("config_json: expected a JSON object (a Hugging Face config.json)")
-        arches = cfg.get("architectures")
-        label = cfg.get("_name_or_path") or (arches[0] if isinstance(arches, list) and arches else "inline config")
-        return cfg, str(label)[:200], "inline config_json", None, None
+        return _model_from_json(request.config_json)
     if request.config_path is not None:
-        path = Path(request.config_path).expanduser()
-        if not path.is_file():
-            raise InputFormatError(f"config_path: '{request.config_path}' is not a readable file")
-        size = path.stat().st_size
-        if size > _MAX_CONFIG_BYTES:
-            raise InputFormatError(f"config_path: file is {size:,} bytes, over the {_MAX_CONFIG_BYTES:,}-byte limit "
-                                   "(a config.json is a few KB)")
+        return _model_from_file(request.config_path)
+    return _model_from_name(request.model or "", revision=request.hub_revision, offline=request.offline)
+
+
+def _model_from_json(given: dict[str, Any] | str) -> _LoadedModel:
+    """An inline config, as an object or as JSON text; text is size-capped before it is parsed."""
+    cfg: Any = given
+    if isinstance(cfg, str):
+        if len(cfg) > _MAX_CONFIG_BYTES:
+            raise InputFormatError(f"config_json: {len(cfg):,} characters, over the {_MAX_CONFIG_BYTES:,} limit")
         try:
-            cfg = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise InputFormatError(f"config_path: '{path}' is not valid JSON ({exc})") from exc
-        if not isinstance(cfg, dict):
-            raise InputFormatError(f"config_path: '{path}' does not hold a JSON object")
-        return cfg, path.parent.name or path.name, f"config file {path}", None, None
-    name = request.model or ""
+            cfg = json.loads(cfg)
+        except ValueError as exc:
+            raise InputFormatError(f"config_json: not valid JSON ({exc})") from exc
+    if not isinstance(cfg, dict):
+        raise InputFormatError("config_json: expected a JSON object (a Hugging Face config.json)")
+    arches = cfg.get("architectures")
+    label = cfg.get("_name_or_path") or (arches[0] if isinstance(arches, list) and arches else "inline config")
+    return _LoadedModel(cfg, str(label)[:200], "inline config_json")
+
+
+def _model_from_file(config_path: str) -> _LoadedModel:
+    """A config.json on disk, named after its folder; refused unread when larger than a config can be."""
+    path = Path(config_path).expanduser()
+    if not path.is_file():
+        raise InputFormatError(f"config_path: '{config_path}' is not a readable file")
+    size = path.stat().st_size
+    if size > _MAX_CONFIG_BYTES:
+        raise InputFormatError(f"config_path: file is {size:,} bytes, over the {_MAX_CONFIG_BYTES:,}-byte limit "
+                               "(a config.json is a few KB)")
+    try:
+        cfg = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputFormatError(f"config_path: '{path}' is not valid JSON ({exc})") from exc
+    if not isinstance(cfg, dict):
+        raise InputFormatError(f"config_path: '{path}' does not hold a JSON object")
+    return _LoadedModel(cfg, path.parent.name or path.name, f"config file {path}")
+
+
+def _model_from_name(name: str, *, revision: str, offline: bool) -> _LoadedModel:
+    """A catalog entry (with its anchored checkpoint size), else the Hub's config for an 'org/name' repo id."""
     entry = find_model(name)
     if entry is not None:
         anchor = entry.anchors.get("safetensors_total_size") or entry.anchors.get("weights_bytes_as_stored")
-        return (entry.config, entry.name, f"catalog: {entry.source.url} (read from {entry.source.read_from})",
-                int(anchor.value) if anchor else None, anchor.source if anchor else None)
+        return _LoadedModel(entry.config, entry.name,
+                            f"catalog: {entry.source.url} (read from {entry.source.read_from})",
+                            int(anchor.value) if anchor else None, anchor.source if anchor else None)
     if "/" not in name:
         lookup_model(name)  # raises UnknownModelError with suggestions
     from .hub import fetch_hub_model
 
     try:
-        hub = fetch_hub_model(name, revision=request.hub_revision, offline=request.offline)
+        hub = fetch_hub_model(name, revision=revision, offline=offline)
     except UnknownModelError as exc:
         hint = suggest_models(name.split("/")[-1])
         raise UnknownModelError(f"{exc}" + (f"; closest catalog entries: {', '.join(hint)}" if hint else "")) from exc
     src = f"Hugging Face Hub {hub.source_url}" + (" (cached)" if hub.from_cache else "")
-    return (hub.config, name, src, hub.safetensors_total_size,
-            "model.safetensors.index.json metadata.total_size" if hub.safetensors_total_size else None)
+    return _LoadedModel(hub.config, name, src, hub.safetensors_total_size,
+                        "model.safetensors.index.json metadata.total_size" if hub.safetensors_total_size else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# request checks and choices
+
+
+def _data_parallel(request: SizingRequest) -> tuple[int, int]:
+    """(total GPUs, data-parallel replicas); without ``gpus`` the deployment is one tp x pp replica."""
+    gpus = request.gpus or request.tp * request.pp
+    return gpus, gpus // (request.tp * request.pp)
+
+
+def _check_parallelism(arch: Architecture, request: SizingRequest) -> None:
+    """Refuse splits vLLM refuses: TP must divide the query heads and divide (or be a multiple of) the KV heads;
+    EP needs experts and at most the GPUs of one pipeline stage."""
+    tp, ep = request.tp, request.ep
+    if arch.heads % tp:
+        raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads})")
+    if arch.mla is None and arch.kv_heads % tp and tp % arch.kv_heads:
+        raise ModelConfigError(f"tp: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it")
+    if ep > 1 and not arch.experts:
+        raise ModelConfigError(f"ep: {ep} given but the model has no experts")
+    _, dp = _data_parallel(request)
+    if ep > tp * dp:
+        raise ModelConfigError(f"ep: {ep} exceeds the GPUs of one pipeline stage (tp x dp = {tp * dp}); raise gpus")
+
+
+def _pick_weight_format(request: SizingRequest, arch: Architecture) -> tuple[WeightFormat, str, list[str]]:
+    """The weight format (requested, else the checkpoint's own), why it was chosen, and notes on what stays
+    unquantized and on estimated layouts."""
+    notes: list[str] = []
+    if request.weights:
+        fmt, basis = weight_format(request.weights), "requested"
+        if fmt.quantized:
+            notes.append(f"weights {fmt.name}: applied to every linear layer; embeddings, lm_head, norms and "
+                         "routers stay bf16 (GGUF: norms f32, embeddings quantized)")
+    else:
+        fmt, basis = checkpoint_weight_format(arch.config)
+        if fmt.skip_patterns:
+            notes.append(f"checkpoint keeps unquantized: {', '.join(fmt.skip_patterns)}; lm_head, norms and "
+                         "routers are never quantized here")
+    if not fmt.exact:
+        notes.append(f"{fmt.name}: {fmt.description}")
+    return fmt, basis, notes
+
+
+def _pick_kv_format(request: SizingRequest, arch: Architecture) -> KVFormat:
+    """The KV-cache format ('auto' = the model dtype); fp8_ds_mla exists only for MLA latents."""
+    kvf = kv_format(request.kv, arch.dtype)
+    if kvf.name == "fp8_ds_mla" and arch.mla is None:
+        raise ModelConfigError("kv: fp8_ds_mla applies to MLA models (kv_lora_rank) only")
+    return kvf
+
+
+def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, list[str]]:
+    """Tokens resident per sequence, their basis and notes: the declared workload, else the configured max
+    context (which sizes capacity, not a workload)."""
+    notes: list[str] = []
+    if request.tokens is not None:
+        tokens, basis = request.tokens, "declared workload (prompt + output per sequence)"
+    elif arch.max_position:
+        tokens = arch.max_position
+        basis = "model max context (max_position_embeddings): capacity, not workload"
+        notes.append(f"no tokens given: every sequence is sized at the configured max context {tokens:,}; "
+                     "that is capacity, not a workload; pass tokens for the real prompt + output length")
+    else:
+        raise ModelConfigError("tokens: not given and the config has no max_position_embeddings")
+    if arch.max_position and tokens > arch.max_position:
+        notes.append(f"tokens {tokens:,} exceed the model's max_position_embeddings {arch.max_position:,}")
+    return tokens, basis, notes
+
+
+# ---------------------------------------------------------------------------------------------
+# placement on GPUs
+
+
+def _stages(L: int, pp: int) -> list[list[int]]:
+    """Layer indices per pipeline stage, as vLLM's get_pp_indices (extra layers to the earlier stages)."""
+    if pp > L:
+        raise ModelConfigError(f"pp: {pp} pipeline stages exceed the model's {L} layers")
+    parts = [L // pp] * pp
+    for i in range(2, L % pp + 2):
+        parts[-i] += 1
+    out, start = [], 0
+    for n in parts:
+        out.append(list(range(start, start + n)))
+        start += n
+    return out
+
+
+@dataclass(frozen=True)
+class _Deployment:
+    """The model placed on GPUs: parallel sizes, layers per pipeline stage, KV heads per GPU and the sequences
+    each data-parallel replica holds."""
+
+    arch: Architecture
+    kvf: KVFormat
+    gpus: int
+    tp: int
+    pp: int
+    ep: int
+    dp: int
+    stages: list[list[int]]
+    kv_heads_per_gpu: int
+    sequences_per_replica: int
+
+    def sequence_bytes(self, stage: int, tokens: int) -> int:
+        """KV and recurrent-state bytes one sequence of ``tokens`` tokens holds on one GPU of ``stage``."""
+        acc = 0.0
+        for i in self.stages[stage]:
+            lay = self.arch.layers[i]
+            acc += _layer_token_bytes(lay, self.arch, self.kvf, self.kv_heads_per_gpu) * _resident(lay, tokens)
+            if lay.state is not None:
+                acc += math.ceil(lay.state.bytes / self.tp)
+        return math.ceil(acc)
+
+    def parallelism(self) -> Parallelism:
+        """The report's parallelism section."""
+        return Parallelism(gpus=self.gpus, tp=self.tp, pp=self.pp, ep=self.ep, dp=self.dp,
+                           layers_per_stage=[len(s) for s in self.stages],
+                           sequences_per_replica=self.sequences_per_replica)
+
+
+def _place(arch: Architecture, kvf: KVFormat, request: SizingRequest) -> _Deployment:
+    """Split layers into pipeline stages and sequences over replicas; each GPU keeps at least one KV head."""
+    gpus, dp = _data_parallel(request)
+    return _Deployment(arch=arch, kvf=kvf, gpus=gpus, tp=request.tp, pp=request.pp, ep=request.ep, dp=dp,
+                       stages=_stages(len(arch.layers), request.pp),
+                       kv_heads_per_gpu=max(1, arch.kv_heads // request.tp),
+                       sequences_per_replica=math.ceil(request.concurrency / dp))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,6 +512,7 @@ def _load_config(request: SizingRequest) -> tuple[dict[str, Any], str, str, int 
 
 
 def _skipped(fmt: WeightFormat, name: str) -> bool:
+    """Whether the checkpoint leaves tensor ``name`` unquantized (glob, substring or 're:' pattern)."""
     for pat in fmt.skip_patterns:
         if pat.startswith("re:"):
             if re.match(pat[3:], name):
@@ -377,28 +535,83 @@ def _tensor_bytes(t: Tensor, fmt: WeightFormat) -> tuple[int, str]:
     return t.numel * fmt.other_bytes, "bf16" if fmt.other_bytes == 2 else "fp32"
 
 
-def _stages(L: int, pp: int) -> list[list[int]]:
-    """Layer indices per pipeline stage, as vLLM's get_pp_indices (extra layers to the earlier stages)."""
-    if pp > L:
-        raise ModelConfigError(f"pp: {pp} pipeline stages exceed the model's {L} layers")
-    parts = [L // pp] * pp
-    for i in range(2, L % pp + 2):
-        parts[-i] += 1
-    out, start = [], 0
-    for n in parts:
-        out.append(list(range(start, start + n)))
-        start += n
-    return out
-
-
-def _fraction(t: Tensor, arch: Architecture, tp: int, ep: int, kv_per_gpu: int) -> float:
+def _shard_fraction(t: Tensor, dep: _Deployment) -> float:
+    """Share of a tensor one GPU holds: sharded tensors 1/TP, KV projections its KV heads, experts
+    1/max(TP, EP), replicated tensors all of it."""
     if t.split in ("column", "row", "vocab"):
-        return 1 / tp
+        return 1 / dep.tp
     if t.split == "kv":
-        return kv_per_gpu / arch.kv_heads
+        return dep.kv_heads_per_gpu / dep.arch.kv_heads
     if t.split == "expert":
-        return 1 / max(tp, ep)
+        return 1 / max(dep.tp, dep.ep)
     return 1.0
+
+
+def _tensor_stages(t: Tensor, dep: _Deployment, stage_of: dict[int, int]) -> list[int]:
+    """Pipeline stages holding a tensor: its layer's stage; the embedding on the first stage, lm_head and the
+    final norm on the last; with tied embeddings the last stage also keeps the embedding as lm_head."""
+    if t.layer is not None:
+        return [stage_of[t.layer]]
+    if t.component != "embedding":
+        return [dep.pp - 1]
+    return [0, dep.pp - 1] if dep.arch.tied_embeddings and dep.pp > 1 else [0]
+
+
+@dataclass(frozen=True)
+class _WeightTally:
+    """Weight bytes in total, per component, and per GPU of each pipeline stage, split into what a decode step
+    reads in full and the routed experts it reads in part."""
+
+    total_bytes: int
+    by_component: list[ComponentBytes]
+    stage_bytes: list[int]
+    routed_expert_bytes: list[int]
+    dense_read_bytes: list[int]  # everything but routed experts and the embedding lookup
+
+
+def _tally_weights(dep: _Deployment, fmt: WeightFormat) -> _WeightTally:
+    """Each tensor's bytes in the format, summed by (component, stored format) and per GPU of each stage."""
+    arch, pp = dep.arch, dep.pp
+    stage_of = {i: s for s, idx in enumerate(dep.stages) for i in idx}
+    total = 0
+    by_kind: dict[tuple[str, str], list[int]] = {}  # (component, format) -> [params, bytes]
+    stage_bytes, routed, dense_read = [0] * pp, [0] * pp, [0] * pp
+    for t in arch.tensors:
+        b, label = _tensor_bytes(t, fmt)
+        total += b
+        row = by_kind.setdefault((t.component, label), [0, 0])
+        row[0] += t.numel
+        row[1] += b
+        share = math.ceil(b * _shard_fraction(t, dep))
+        for s in _tensor_stages(t, dep, stage_of):
+            stage_bytes[s] += share
+            if t.component == "experts":
+                routed[s] += share
+            elif t.component != "embedding" or arch.tied_embeddings and s == pp - 1:
+                dense_read[s] += share  # a tied embedding is read in full as lm_head on the last stage
+    by_component = [ComponentBytes(component=c, params=v[0], bytes=v[1], format=lab)
+                    for (c, lab), v in sorted(by_kind.items(), key=lambda item: -item[1][1])]
+    return _WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
+                        routed_expert_bytes=routed, dense_read_bytes=dense_read)
+
+
+def _weight_notes(arch: Architecture, model: _LoadedModel, total_bytes: int, *, requested: bool) -> list[str]:
+    """What the weight total leaves out (MTP layers) and, for the checkpoint's own format, how it compares
+    with the checkpoint's stored bytes."""
+    notes: list[str] = []
+    mtp = arch.config.get("num_nextn_predict_layers")
+    if isinstance(mtp, int) and mtp > 0:
+        notes.append(f"the checkpoint also stores {mtp} multi-token-prediction layer(s), loaded only for MTP "
+                     "speculative decoding: not counted")
+    stored = model.checkpoint_bytes
+    if stored and not requested:
+        if stored == total_bytes:
+            notes.append(f"computed weight bytes equal the checkpoint's stored bytes ({stored:,})")
+        else:
+            notes.append(f"computed weight bytes {total_bytes:,} differ from the checkpoint's stored "
+                         f"{stored:,} by {total_bytes - stored:+,} (extra tensors such as MTP layers or "
+                         "vision towers, or a different scale layout)")
+    return notes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,7 +620,7 @@ def _fraction(t: Tensor, arch: Architecture, tp: int, ep: int, kv_per_gpu: int) 
 
 def _layer_token_bytes(layer: LayerSpec, arch: Architecture, kvf: KVFormat, kv_heads: int) -> float:
     """KV bytes per token for one layer with ``kv_heads`` KV heads (MLA: one latent vector)."""
-    if layer.kv_shared or layer.mixer not in ("attention", "mla"):
+    if not layer.holds_kv:
         return 0.0
     if layer.mixer == "mla":
         assert arch.mla is not None
@@ -418,11 +631,429 @@ def _layer_token_bytes(layer: LayerSpec, arch: Architecture, kvf: KVFormat, kv_h
 
 
 def _resident(layer: LayerSpec, tokens: int) -> int:
-    if layer.kv_shared or layer.mixer not in ("attention", "mla"):
+    """Tokens a layer keeps per sequence: all of them, at most its window or chunk, none without own KV."""
+    if not layer.holds_kv:
         return 0
     if layer.window is not None:
         return min(layer.window, tokens)
     return tokens
+
+
+def _state_bytes(layer: LayerSpec) -> int:
+    """Fixed recurrent state per sequence (Mamba / linear attention); 0 for attention-only layers."""
+    return layer.state.bytes if layer.state else 0
+
+
+@dataclass(frozen=True)
+class _KVTally:
+    """KV and state per sequence: per layer type, for the whole model, and per GPU of each stage."""
+
+    by_layer_type: list[LayerTypeKV]
+    bytes_per_token: float  # layers whose KV grows with every token (no window, own KV)
+    bytes_per_token_per_gpu: float
+    state_bytes: int
+    sequence_bytes: int
+    stage_sequence_bytes: list[int]  # one sequence on one GPU of each stage
+    stage_bytes: list[int]  # all of a replica's sequences on one GPU of each stage
+
+
+def _tally_kv(dep: _Deployment, tokens: int) -> _KVTally:
+    """KV per sequence at ``tokens`` tokens: bytes per token per layer x resident tokens + fixed state."""
+    arch, kvf = dep.arch, dep.kvf
+    mixing = [lay for lay in arch.layers if lay.mixer != "none"]
+
+    def per_token(lay: LayerSpec) -> float:
+        return _layer_token_bytes(lay, arch, kvf, arch.kv_heads)
+
+    def per_sequence(lay: LayerSpec) -> float:
+        return per_token(lay) * _resident(lay, tokens) + _state_bytes(lay)
+
+    groups: dict[str, list[LayerSpec]] = {}
+    for lay in mixing:
+        groups.setdefault(lay.kind, []).append(lay)
+    by_layer_type = [
+        LayerTypeKV(layer_type=kind, layers=len(group), window_tokens=group[0].window,
+                    bytes_per_token_per_layer=math.ceil(per_token(group[0])),
+                    resident_tokens_per_sequence=_resident(group[0], tokens),
+                    state_bytes_per_layer=_state_bytes(group[0]),
+                    bytes_per_sequence=math.ceil(sum(per_sequence(lay) for lay in group)))
+        for kind, group in groups.items()]
+    growing = [lay for lay in mixing if lay.window is None and not lay.kv_shared]
+    stage_sequence = [dep.sequence_bytes(s, tokens) for s in range(dep.pp)]
+    return _KVTally(
+        by_layer_type=by_layer_type,
+        bytes_per_token=sum(per_token(lay) for lay in growing),
+        bytes_per_token_per_gpu=sum(_layer_token_bytes(lay, arch, kvf, dep.kv_heads_per_gpu) for lay in growing),
+        state_bytes=sum(_state_bytes(lay) for lay in mixing),
+        sequence_bytes=math.ceil(sum(per_sequence(lay) for lay in mixing)),
+        stage_sequence_bytes=stage_sequence,
+        stage_bytes=[b * dep.sequences_per_replica for b in stage_sequence],
+    )
+
+
+def _kv_notes(dep: _Deployment, kv: _KVTally) -> list[str]:
+    """Where KV is replicated across TP, and what the per-token figures leave out (windows, state copies)."""
+    arch, tp = dep.arch, dep.tp
+    notes: list[str] = []
+    if arch.mla is None and tp > arch.kv_heads:
+        notes.append(f"tp {tp} > {arch.kv_heads} KV heads: each GPU keeps 1 KV head, so KV is replicated "
+                     f"{tp // arch.kv_heads}x across the TP group (vLLM)")
+    if arch.mla is not None and tp > 1:
+        notes.append(f"MLA: every TP rank keeps the full {arch.mla[0] + arch.mla[1]}-wide latent per layer; "
+                     f"KV is not split by TP (vLLM), so it is replicated {tp}x")
+    if arch.indexer_bytes_per_token:
+        notes.append(f"DSA lightning indexer: {arch.indexer_bytes_per_token} B per token per MLA layer (fp8 key + "
+                     "fp32 scale per 128, vLLM DeepseekV32IndexerCache) added to the latent KV in every KV format")
+    if any(lay.window is not None for lay in arch.layers):
+        notes.append("windowed layers hold min(window, tokens) tokens; vLLM's paged cache holds up to "
+                     "window - 1 + max_num_batched_tokens during prefill and rounds to 16-token blocks")
+    if kv.state_bytes:
+        notes.append("recurrent state counted once per sequence (vLLM keeps 2 copies with prefix caching "
+                     "in 'align' mode); conv state in the model dtype, SSM state in mamba_ssm_dtype if set")
+    return notes
+
+
+def _kv_report(dep: _Deployment, kv: _KVTally, *, tokens: int, tokens_basis: str, concurrency: int,
+               bytes_per_gpu: int) -> KVCacheReport:
+    """The KV section; replication = KV held across one replica's GPUs / the KV one copy of it needs."""
+    replica_gpu_bytes = sum(kv.stage_sequence_bytes) * dep.tp
+    replication = replica_gpu_bytes / kv.sequence_bytes if kv.sequence_bytes else 1.0
+    return KVCacheReport(
+        format=dep.kvf.name, format_description=dep.kvf.description, bytes_per_token=math.ceil(kv.bytes_per_token),
+        bytes_per_token_per_gpu=math.ceil(kv.bytes_per_token_per_gpu), state_bytes_per_sequence=kv.state_bytes,
+        tokens_per_sequence=tokens, tokens_basis=tokens_basis, concurrency=concurrency,
+        bytes_per_sequence=kv.sequence_bytes, bytes=kv.sequence_bytes * concurrency, bytes_per_gpu=bytes_per_gpu,
+        kv_heads_per_gpu=None if dep.arch.mla else dep.kv_heads_per_gpu, kv_replication=round(replication, 4),
+        by_layer_type=kv.by_layer_type, evidence="exact")
+
+
+# ---------------------------------------------------------------------------------------------
+# GPU memory and overheads
+
+
+@dataclass(frozen=True)
+class _GPUMemory:
+    """The GPU (when named) and the memory sizing uses: the override when given, else the catalog's."""
+
+    spec: GPUSpec | None
+    bytes: int | None
+    basis: str | None
+
+
+def _gpu_memory(request: SizingRequest) -> _GPUMemory:
+    """Look up the GPU and settle its memory and where that figure comes from."""
+    gpu = lookup_gpu(request.gpu) if request.gpu else None
+    if request.gpu_memory_bytes:
+        return _GPUMemory(gpu, request.gpu_memory_bytes, f"{request.gpu_memory_bytes:,} B as given")
+    if gpu is not None:
+        return _GPUMemory(gpu, gpu.memory.bytes, gpu.memory.basis)
+    return _GPUMemory(None, None, None)
+
+
+def _budget(mem: int, memory_utilization: float) -> int:
+    """The engine's memory budget: GPU memory x memory_utilization, rounded down as vLLM does."""
+    return math.floor(mem * memory_utilization)
+
+
+def _scheduler_limits(request: SizingRequest, gpu: _GPUMemory) -> tuple[int, int, list[str]]:
+    """max_num_batched_tokens and max_num_seqs, which size the activation workspace: the given token budget,
+    else vLLM's API-server defaults for the GPU's memory class (with a note saying so)."""
+    mem = gpu.bytes
+    if request.max_num_batched_tokens:
+        return request.max_num_batched_tokens, 1024 if mem and mem >= 70 * GiB else 256, []
+    if mem and mem >= 160 * GiB:
+        mnbt, max_seqs = 16384, 1024
+    elif mem and mem >= 70 * GiB and not (gpu.spec and "a100" in gpu.spec.id):
+        mnbt, max_seqs = 8192, 1024
+    elif mem:
+        mnbt, max_seqs = 2048, 256
+    else:
+        mnbt, max_seqs = 8192, 1024
+    return mnbt, max_seqs, [f"max_num_batched_tokens {mnbt}, max_num_seqs {max_seqs}: vLLM's API-server defaults "
+                            "for this GPU class (vllm/engine/arg_utils.py)"]
+
+
+def _activation_workspace(dep: _Deployment, mnbt: int, max_seqs: int) -> Overhead:
+    """Peak activations of one scheduler step: the batched tokens through the residual stream and the widest
+    per-GPU projection, plus fp32 logits for every sampled row."""
+    arch, tp = dep.arch, dep.tp
+    act_bytes = 4 if arch.dtype == "fp32" else 2
+    q_width = arch.heads * (arch.qk_head_dim if arch.mla else arch.head_dim)
+    kv_width = arch.mla[0] + arch.mla[1] if arch.mla else 2 * dep.kv_heads_per_gpu * arch.head_dim
+    ffn_width = 0
+    for t in arch.tensors:
+        if t.linear and t.split == "column" and t.component in ("mlp", "shared_experts", "mixer"):
+            ffn_width = max(ffn_width, t.rows // tp)
+        if t.component == "experts" and t.linear and t.rows != arch.hidden:
+            ffn_width = max(ffn_width, t.rows * arch.top_k // tp)
+    widest = max(q_width // tp + kv_width, ffn_width)
+    return Overhead(
+        name="activation_workspace",
+        bytes=mnbt * act_bytes * (4 * arch.hidden + widest) + max_seqs * math.ceil(arch.vocab / tp) * 4,
+        basis=f"{mnbt} batched tokens x {act_bytes} B x (4 x hidden + widest per-GPU projection) + "
+              f"{max_seqs} sampled rows x vocab/TP x 4 B fp32 logits",
+        source=_SRC_ACT, inside_budget=True)
+
+
+def _overheads(dep: _Deployment, request: SizingRequest, gpu: _GPUMemory, mnbt: int, max_seqs: int) -> list[Overhead]:
+    """Per-GPU memory besides weights and KV: the runtime's own (or the given figure) inside the budget, and the
+    headroom memory_utilization leaves outside it."""
+    if request.overhead_bytes is not None:
+        overheads = [Overhead(name="runtime_overhead", bytes=request.overhead_bytes,
+                              basis="given: activations, CUDA graphs, communication buffers and CUDA context together",
+                              source="request.overhead_bytes", inside_budget=True)]
+    else:
+        group = max(dep.tp, dep.ep)
+        overheads = [
+            _activation_workspace(dep, mnbt, max_seqs),
+            Overhead(name="cuda_graphs", bytes=_CUDA_GRAPH_BYTES if request.cuda_graphs else 0,
+                     basis="1 GiB when CUDA graphs are captured, 0 in eager mode", source=_SRC_GRAPH,
+                     inside_budget=True),
+            Overhead(name="communication_buffers", bytes=_NCCL_BY_GROUP.get(group, _NCCL_BY_GROUP[8]),
+                     basis=f"NCCL workspace for a {group}-GPU group", source=_SRC_NCCL, inside_budget=True),
+            Overhead(name="cuda_context", bytes=_CUDA_CONTEXT_BYTES, basis="0.5 GiB per process",
+                     source=_SRC_CONTEXT, inside_budget=True),
+        ]
+    if gpu.bytes:
+        overheads.append(Overhead(
+            name="allocator_headroom", bytes=gpu.bytes - _budget(gpu.bytes, request.memory_utilization),
+            basis=f"(1 - memory_utilization {request.memory_utilization}) x GPU memory, left outside the engine's "
+                  "budget for fragmentation and other processes",
+            source="vllm/config/cache.py gpu_memory_utilization (sizing-anchors.md 1.1)", inside_budget=False))
+    return overheads
+
+
+# ---------------------------------------------------------------------------------------------
+# per-GPU fit and capacity
+
+
+def _max_concurrency(dep: _Deployment, room: list[int], sequence_bytes: list[int]) -> int:
+    """Sequences (all replicas) that fit in the KV room of every stage; 0 when a stage has no room."""
+    if min(room) < 0:
+        return 0
+    counts = [(room[s] // sequence_bytes[s]) if sequence_bytes[s] else 10**12 for s in range(dep.pp)]
+    return max(0, min(counts)) * dep.dp
+
+
+def _max_tokens(dep: _Deployment, room: list[int]) -> tuple[int, str]:
+    """Longest sequence at the given concurrency whose KV fits every stage (binary search up to the model's
+    max context, or 1e9 without one) and what limits it."""
+    cap = dep.arch.max_position or 10**9
+
+    def fits(tokens: int) -> bool:
+        return all(dep.sequences_per_replica * dep.sequence_bytes(s, tokens) <= room[s] for s in range(dep.pp))
+
+    if min(room) < 0 or not fits(1):
+        return 0, "weights and overheads leave no room for one token per sequence"
+    if fits(cap):
+        return cap, "model max context (max_position_embeddings)" if dep.arch.max_position else "search limit 1e9"
+    lo, hi = 1, cap
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo, "GPU memory"
+
+
+def _per_gpu(dep: _Deployment, request: SizingRequest, gpu: _GPUMemory, weights: _WeightTally, kv: _KVTally,
+             overhead_bytes: int, tokens: int) -> PerGPUReport:
+    """The worst pipeline stage's memory against the budget, whether every stage fits, and how many sequences
+    (at ``tokens``) or tokens (at the given concurrency) would."""
+    stage_total = [weights.stage_bytes[s] + kv.stage_bytes[s] + overhead_bytes for s in range(dep.pp)]
+    worst = max(range(dep.pp), key=lambda s: stage_total[s])
+    budget: int | None = None
+    fits: bool | None = None
+    max_conc: int | None = None
+    max_tok: int | None = None
+    limited_by: str | None = None
+    if gpu.bytes:
+        budget = _budget(gpu.bytes, request.memory_utilization)
+        room = [budget - weights.stage_bytes[s] - overhead_bytes for s in range(dep.pp)]
+        fits = all(total <= budget for total in stage_total)
+        max_conc = _max_concurrency(dep, room, kv.stage_sequence_bytes)
+        max_tok, limited_by = _max_tokens(dep, room)
+    return PerGPUReport(
+        gpu=gpu.spec.id if gpu.spec else None, memory_bytes=gpu.bytes, memory_basis=gpu.basis,
+        memory_utilization=request.memory_utilization, budget_bytes=budget, weights_bytes=weights.stage_bytes[worst],
+        kv_bytes=kv.stage_bytes[worst], overhead_bytes=overhead_bytes, total_bytes=stage_total[worst],
+        free_bytes=(budget - stage_total[worst]) if budget is not None else None, fits=fits,
+        max_concurrency=max_conc, max_tokens_per_sequence=max_tok, max_tokens_limited_by=limited_by,
+        worst_stage=worst)
+
+
+# ---------------------------------------------------------------------------------------------
+# roofline ceilings
+
+
+def _peak(gpu: GPUSpec, compute: str) -> tuple[tuple[str, float] | None, str | None]:
+    """The dense peak (dtype, TFLOPS) for the format's compute dtype, falling back to bf16, and a note when the
+    catalog lacks the dtype asked for."""
+    order = {"fp8": ["fp8", "bf16"], "int8": ["int8", "bf16"], "fp4": ["fp4", "bf16"], "bf16": ["bf16"],
+             "fp32": ["bf16"]}[compute]
+    for dt in order:
+        v = gpu.dense_tflops.get(dt)
+        if v is not None:
+            note = f"{gpu.id} has no {compute} dense peak in the catalog; using {dt}" if dt != compute else None
+            return (dt, float(v.value)), note
+    return None, f"{gpu.id} has no dense {compute} peak in the catalog; compute ceilings not given"
+
+
+def _attn_keys(layer: LayerSpec, s: int) -> int:
+    """Sum over query positions 1..s of the keys each attends to (causal, window-limited)."""
+    w = layer.window
+    if w is None or s <= w:
+        return s * (s + 1) // 2
+    return w * (w + 1) // 2 + (s - w) * w
+
+
+@dataclass(frozen=True)
+class _FlopTerms:
+    """What the FLOP counts are built from: matmul params per token (embedding lookup excluded) and the
+    attention layers whose score and value products grow with context."""
+
+    body_params: int  # active params minus embedding and lm_head
+    head_params: int  # lm_head (the embedding when tied)
+    attention_layers: list[LayerSpec]
+    attention_width: int  # heads x (qk_dim + v_dim)
+
+
+def _flop_terms(arch: Architecture) -> _FlopTerms:
+    """Split the active params into the lm_head and the rest; list the layers with their own attention KV."""
+    emb = sum(t.numel for t in arch.tensors if t.component == "embedding")
+    head = sum(t.numel for t in arch.tensors if t.component == "lm_head") or (emb if arch.tied_embeddings else 0)
+    return _FlopTerms(body_params=arch.active_params - emb - (0 if arch.tied_embeddings else head), head_params=head,
+                      attention_layers=[lay for lay in arch.layers if lay.holds_kv],
+                      attention_width=arch.heads * (arch.qk_head_dim + arch.v_head_dim))
+
+
+def _expected_distinct_experts(arch: Architecture, batch: int) -> float | None:
+    """E[distinct routed experts per MoE layer] for a batch of independent tokens: E (1 - (1 - k/E)^B)."""
+    if not arch.experts:
+        return None
+    return arch.experts * (1 - (1 - arch.top_k / arch.experts) ** batch)
+
+
+def _decode_ceiling(dep: _Deployment, request: SizingRequest, gpu: GPUSpec, weights: _WeightTally,
+                    kv: _KVTally, distinct: float | None, peak: tuple[str, float] | None, flops: _FlopTerms,
+                    tokens: int) -> DecodeCeiling:
+    """A decode step reads each stage's weights (routed experts in part) and resident KV once: step time >=
+    bytes / bandwidth, checked against the matmul FLOPs at the dense peak."""
+    seqs = dep.sequences_per_replica
+    frac = distinct / dep.arch.experts if distinct is not None else 1.0
+    w_read = [weights.dense_read_bytes[s] + math.ceil(weights.routed_expert_bytes[s] * frac) for s in range(dep.pp)]
+    mem_time = sum(w_read[s] + kv.stage_bytes[s] for s in range(dep.pp)) / gpu.bandwidth_bytes_per_s
+    comp_time = dtype = None
+    if peak:
+        dtype, tflops = peak
+        attn = sum(2 * flops.attention_width * _resident(lay, tokens) for lay in flops.attention_layers)
+        comp_time = seqs * (2 * (flops.body_params + flops.head_params) + attn) / (dep.tp * tflops * 1e12)
+    step = max(mem_time, comp_time or 0.0)
+    step_eff = max(mem_time / request.bandwidth_efficiency, (comp_time or 0.0) / request.compute_efficiency)
+    return DecodeCeiling(
+        batch_per_replica=seqs, weights_bytes_per_step_per_gpu=max(w_read),
+        kv_bytes_per_step_per_gpu=max(kv.stage_bytes), expected_distinct_experts_per_layer=distinct,
+        memory_time_ms=mem_time * 1e3, compute_time_ms=comp_time * 1e3 if comp_time is not None else None,
+        compute_dtype=dtype, bound="compute" if (comp_time or 0) > mem_time else "memory",
+        tokens_per_s_per_sequence=1 / step, tokens_per_s_aggregate=seqs * dep.dp / step,
+        tokens_per_s_per_sequence_at_efficiency=1 / step_eff,
+        tokens_per_s_aggregate_at_efficiency=seqs * dep.dp / step_eff,
+        bandwidth_efficiency=request.bandwidth_efficiency,
+        formula=("step >= sum over pipeline stages of (weights read + resident KV and state read) per GPU / "
+                 f"{gpu.bandwidth_tb_s.value} TB/s; weights read = non-expert weights (embedding excluded) + routed "
+                 "experts x E[distinct]/E; compute check 2 x active params x B / (TP x dense peak)"),
+    )
+
+
+def _prefill_ceiling(dep: _Deployment, request: SizingRequest, peak: tuple[str, float], flops: _FlopTerms,
+                     prompt: int) -> PrefillCeiling:
+    """One prompt on one replica's TP group: time >= FLOPs / (TP x dense peak), with causal attention FLOPs."""
+    dtype, tflops = peak
+    total = (2 * flops.body_params * prompt + 2 * flops.head_params
+             + sum(2 * flops.attention_width * _attn_keys(lay, prompt) for lay in flops.attention_layers))
+    t = total / (dep.tp * tflops * 1e12)
+    return PrefillCeiling(
+        prompt_tokens=prompt, flops=float(total), compute_dtype=dtype, peak_tflops_per_gpu=tflops, gpus_used=dep.tp,
+        time_s=t, time_s_at_efficiency=t / request.compute_efficiency, efficiency=request.compute_efficiency,
+        formula=("FLOPs = 2 x (active params - embedding - lm_head) x s + 2 x lm_head (last token) + sum over "
+                 "attention layers of 2 x heads x (qk_dim + v_dim) x sum_i min(i, window); time >= FLOPs / "
+                 f"(TP x {tflops:g} dense {dtype} TFLOPS)"))
+
+
+def _ceilings(dep: _Deployment, fmt: WeightFormat, gpu: GPUSpec | None, request: SizingRequest,
+              weights: _WeightTally, kv: _KVTally, tokens: int, prompt: int) -> Ceilings:
+    """Decode and prefill speed limits on the named GPU, with notes on what they leave out."""
+    if gpu is None:
+        return Ceilings(decode=None, prefill=None, notes=["no gpu given"])
+    notes: list[str] = []
+    seqs = dep.sequences_per_replica
+    distinct = _expected_distinct_experts(dep.arch, seqs)
+    if distinct is not None:
+        notes.append(f"MoE: expected distinct experts per layer at batch {seqs} = E(1-(1-k/E)^B) = {distinct:.2f} "
+                     f"of {dep.arch.experts}")
+    peak, peak_note = _peak(gpu, fmt.compute)
+    if peak_note:
+        notes.append(peak_note)
+    flops = _flop_terms(dep.arch)
+    decode = _decode_ceiling(dep, request, gpu, weights, kv, distinct, peak, flops, tokens)
+    notes.append("decode ceiling ignores TP all-reduce latency, kernel launch gaps and scheduling; pipeline stages run "
+                 "one after another for a step")
+    prefill = None
+    if peak:
+        prefill = _prefill_ceiling(dep, request, peak, flops, prompt)
+        notes.append("prefill ceiling: one prompt on one replica's TP group; pipeline stages add no speed-up for a "
+                     "single prompt; Mamba / linear-attention scan FLOPs are not counted")
+        if fmt.compute == "bf16" and fmt.quantized:
+            notes.append(f"{fmt.name} weights are dequantized to bf16 for the matmuls (W4A16-style): bf16 peak used")
+    return Ceilings(decode=decode, prefill=prefill, notes=notes)
+
+
+# ---------------------------------------------------------------------------------------------
+# report sections
+
+
+def _attention_summary(arch: Architecture) -> str:
+    """MHA / GQA / MQA with head counts, or the MLA latent width per token per layer."""
+    if arch.mla:
+        return (f"MLA: {arch.heads} heads, latent kv_lora_rank {arch.mla[0]} + rope {arch.mla[1]} "
+                f"= {arch.mla[0] + arch.mla[1]} values per token per layer")
+    kind = "MHA" if arch.kv_heads == arch.heads else "MQA" if arch.kv_heads == 1 else "GQA"
+    return f"{kind}: {arch.heads} query heads, {arch.kv_heads} KV heads, head_dim {arch.head_dim}"
+
+
+def _model_info(model: _LoadedModel, arch: Architecture) -> ModelInfo:
+    """The model section: name, source, shape, attention kind and, for MoE, experts and top-k."""
+    moe = None
+    if arch.experts:
+        n_moe = sum(1 for lay in arch.layers if lay.ffn == "moe")
+        moe = (f"{arch.experts} routed experts, top-{arch.top_k}, in {n_moe} of {len(arch.layers)} layers; all experts "
+               "resident for memory, top-k for compute")
+    return ModelInfo(name=model.name, source=model.source, model_type=arch.model_type, layers=len(arch.layers),
+                     hidden_size=arch.hidden, attention=_attention_summary(arch), moe=moe,
+                     max_context_tokens=arch.max_position)
+
+
+def _weights_report(arch: Architecture, model: _LoadedModel, fmt: WeightFormat, basis: str,
+                    weights: _WeightTally) -> WeightsReport:
+    """The weights section; bytes per GPU is the largest stage's share."""
+    return WeightsReport(
+        format=fmt.name, format_basis=basis, format_description=fmt.description, params=arch.params,
+        active_params=arch.active_params, bytes=weights.total_bytes, bytes_per_gpu=max(weights.stage_bytes),
+        by_component=weights.by_component, checkpoint_bytes=model.checkpoint_bytes,
+        checkpoint_bytes_source=model.checkpoint_bytes_source, evidence="exact" if fmt.exact else "estimate")
+
+
+def _closing_notes(arch: Architecture, gpu: _GPUMemory) -> list[str]:
+    """What is not computed without a GPU, the units, and how tied embeddings are counted."""
+    notes: list[str] = []
+    if gpu.spec is None:
+        notes.append("no gpu given: ceilings are not computed" + ("" if gpu.bytes else ", nor fit and capacity"))
+    notes.append("GiB = 2^30 bytes; GB = 10^9 bytes. Per-GPU shares split sharded tensors pro rata (vLLM also "
+                 "pads the vocabulary to a multiple of 64 per rank)")
+    if arch.tied_embeddings:
+        notes.append("tied embeddings: lm_head shares the embedding matrix (counted once)")
+    return notes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,422 +1068,94 @@ def size_deployment(request: SizingRequest) -> SizingReport:
         size_deployment(SizingRequest(model="Llama-3.1-70B", weights="fp8", tokens=32768,
                                       concurrency=16, gpu="h100", tp=4))
     """
-    assumptions: list[str] = []
-    config, name, source, ckpt_bytes, ckpt_src = _load_config(request)
-    arch = parse_architecture(config)
-    assumptions += list(arch.notes)
-    tp, pp, ep = request.tp, request.pp, request.ep
-    gpus = request.gpus or tp * pp
-    dp = gpus // (tp * pp)
-    if arch.heads % tp:
-        raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads})")
-    if arch.mla is None and arch.kv_heads % tp and tp % arch.kv_heads:
-        raise ModelConfigError(f"tp: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it")
-    if ep > 1 and not arch.experts:
-        raise ModelConfigError(f"ep: {ep} given but the model has no experts")
-    if ep > tp * dp:
-        raise ModelConfigError(f"ep: {ep} exceeds the GPUs of one pipeline stage (tp x dp = {tp * dp}); raise gpus")
-    kv_per_gpu = max(1, arch.kv_heads // tp)
+    model = _load_model(request)
+    arch = parse_architecture(model.config)
+    _check_parallelism(arch, request)
+    fmt, fmt_basis, format_notes = _pick_weight_format(request, arch)
+    kvf = _pick_kv_format(request, arch)
+    tokens, tokens_basis, token_notes = _pick_tokens(request, arch)
+    dep = _place(arch, kvf, request)
 
-    # formats
-    if request.weights:
-        fmt = weight_format(request.weights)
-        basis = "requested"
-        if fmt.quantized:
-            assumptions.append(f"weights {fmt.name}: applied to every linear layer; embeddings, lm_head, norms and "
-                               "routers stay bf16 (GGUF: norms f32, embeddings quantized)")
-    else:
-        fmt, basis = checkpoint_weight_format(arch.config)
-        if fmt.skip_patterns:
-            assumptions.append(f"checkpoint keeps unquantized: {', '.join(fmt.skip_patterns)}; lm_head, norms and "
-                               "routers are never quantized here")
-    if not fmt.exact:
-        assumptions.append(f"{fmt.name}: {fmt.description}")
-    kvf = kv_format(request.kv, arch.dtype)
-    if kvf.name == "fp8_ds_mla" and arch.mla is None:
-        raise ModelConfigError("kv: fp8_ds_mla applies to MLA models (kv_lora_rank) only")
+    weights = _tally_weights(dep, fmt)
+    kv = _tally_kv(dep, tokens)
+    gpu = _gpu_memory(request)
+    mnbt, max_seqs, scheduler_notes = _scheduler_limits(request, gpu)
+    overheads = _overheads(dep, request, gpu, mnbt, max_seqs)
+    overhead_in = sum(o.bytes for o in overheads if o.inside_budget)
+    per_gpu = _per_gpu(dep, request, gpu, weights, kv, overhead_in, tokens)
+    ceilings = _ceilings(dep, fmt, gpu.spec, request, weights, kv, tokens, request.prompt_tokens or tokens)
 
-    # tokens
-    if request.tokens is not None:
-        tokens, tokens_basis = request.tokens, "declared workload (prompt + output per sequence)"
-    elif arch.max_position:
-        tokens = arch.max_position
-        tokens_basis = "model max context (max_position_embeddings): capacity, not workload"
-        assumptions.append(f"no tokens given: every sequence is sized at the configured max context {tokens:,}; "
-                           "that is capacity, not a workload; pass tokens for the real prompt + output length")
-    else:
-        raise ModelConfigError("tokens: not given and the config has no max_position_embeddings")
-    if arch.max_position and tokens > arch.max_position:
-        assumptions.append(f"tokens {tokens:,} exceed the model's max_position_embeddings {arch.max_position:,}")
-    prompt = request.prompt_tokens or tokens
-    seqs = math.ceil(request.concurrency / dp)
-
-    # weights: totals and per stage
-    stages = _stages(len(arch.layers), pp)
-    stage_of = {i: s for s, idx in enumerate(stages) for i in idx}
-    total_w = 0
-    stage_w = [0] * pp
-    comp: dict[tuple[str, str], list[int]] = {}
-    routed_stage_bytes = [0] * pp  # per GPU, routed experts only
-    nonexpert_read = [0] * pp  # per GPU bytes read per decode step, excluding embedding and routed experts
-    for t in arch.tensors:
-        b, label = _tensor_bytes(t, fmt)
-        total_w += b
-        row = comp.setdefault((t.component, label), [0, 0])
-        row[0] += t.numel
-        row[1] += b
-        per_gpu = math.ceil(b * _fraction(t, arch, tp, ep, kv_per_gpu))
-        if t.layer is None:
-            targets = [0] if t.component == "embedding" else [pp - 1]
-            if t.component == "embedding" and arch.tied_embeddings and pp > 1:
-                targets.append(pp - 1)  # the last stage keeps a copy as lm_head
-        else:
-            targets = [stage_of[t.layer]]
-        for s in targets:
-            stage_w[s] += per_gpu
-            if t.component == "experts":
-                routed_stage_bytes[s] += per_gpu
-            elif t.component != "embedding" or arch.tied_embeddings and s == pp - 1:
-                nonexpert_read[s] += per_gpu
-    by_component = [ComponentBytes(component=c, params=v[0], bytes=v[1], format=lab)
-                    for (c, lab), v in sorted(comp.items(), key=lambda kv_: -kv_[1][1])]
-    weights_exact = fmt.exact
-    mtp = arch.config.get("num_nextn_predict_layers")
-    if isinstance(mtp, int) and mtp > 0:
-        assumptions.append(f"the checkpoint also stores {mtp} multi-token-prediction layer(s), loaded only for MTP "
-                           "speculative decoding: not counted")
-    if ckpt_bytes and not request.weights:
-        if ckpt_bytes == total_w:
-            assumptions.append(f"computed weight bytes equal the checkpoint's stored bytes ({ckpt_bytes:,})")
-        else:
-            assumptions.append(f"computed weight bytes {total_w:,} differ from the checkpoint's stored "
-                               f"{ckpt_bytes:,} by {total_w - ckpt_bytes:+,} (extra tensors such as MTP layers or "
-                               "vision towers, or a different scale layout)")
-
-    # KV
-    rows: dict[str, dict[str, Any]] = {}
-    per_tok_total = 0.0
-    per_tok_gpu = 0.0
-    state_total = 0
-    seq_total = 0.0
-
-    def stage_seq_bytes(s: int, t_: int) -> int:
-        """KV + state bytes per sequence on one GPU of stage s at t_ tokens."""
-        acc = 0.0
-        for i in stages[s]:
-            lay = arch.layers[i]
-            acc += _layer_token_bytes(lay, arch, kvf, kv_per_gpu) * _resident(lay, t_)
-            if lay.state is not None:
-                acc += math.ceil(lay.state.bytes / tp)
-        return math.ceil(acc)
-
-    for lay in arch.layers:
-        if lay.mixer == "none":
-            continue
-        per_layer = _layer_token_bytes(lay, arch, kvf, arch.kv_heads)
-        res = _resident(lay, tokens)
-        st = lay.state.bytes if lay.state else 0
-        r = rows.setdefault(lay.kind, {"layers": 0, "window": lay.window, "per": per_layer, "res": res, "state": st, "seq": 0.0})
-        r["layers"] += 1
-        r["seq"] += per_layer * res + st
-        if (lay.window is None) and not lay.kv_shared:
-            per_tok_total += per_layer
-            per_tok_gpu += _layer_token_bytes(lay, arch, kvf, kv_per_gpu)
-        state_total += st
-        seq_total += per_layer * res + st
-    by_layer = [LayerTypeKV(layer_type=k, layers=v["layers"], window_tokens=v["window"],
-                            bytes_per_token_per_layer=math.ceil(v["per"]), resident_tokens_per_sequence=v["res"],
-                            state_bytes_per_layer=v["state"], bytes_per_sequence=math.ceil(v["seq"]))
-                for k, v in rows.items()]
-    seq_bytes = math.ceil(seq_total)
-    stage_kv = [stage_seq_bytes(s, tokens) * seqs for s in range(pp)]
-    replica_gpu_kv = sum(stage_seq_bytes(s, tokens) for s in range(pp)) * tp
-    replication = replica_gpu_kv / seq_bytes if seq_bytes else 1.0
-    if arch.mla is None and tp > arch.kv_heads:
-        assumptions.append(f"tp {tp} > {arch.kv_heads} KV heads: each GPU keeps 1 KV head, so KV is replicated "
-                           f"{tp // arch.kv_heads}x across the TP group (vLLM)")
-    if arch.mla is not None and tp > 1:
-        assumptions.append(f"MLA: every TP rank keeps the full {arch.mla[0] + arch.mla[1]}-wide latent per layer; "
-                           f"KV is not split by TP (vLLM), so it is replicated {tp}x")
-    if arch.indexer_bytes_per_token:
-        assumptions.append(f"DSA lightning indexer: {arch.indexer_bytes_per_token} B per token per MLA layer (fp8 key + "
-                           "fp32 scale per 128, vLLM DeepseekV32IndexerCache) added to the latent KV in every KV format")
-    if any(lay.window is not None for lay in arch.layers):
-        assumptions.append("windowed layers hold min(window, tokens) tokens; vLLM's paged cache holds up to "
-                           "window - 1 + max_num_batched_tokens during prefill and rounds to 16-token blocks")
-    if state_total:
-        assumptions.append("recurrent state counted once per sequence (vLLM keeps 2 copies with prefix caching "
-                           "in 'align' mode); conv state in the model dtype, SSM state in mamba_ssm_dtype if set")
-
-    # GPU and overheads
-    gpu: GPUSpec | None = lookup_gpu(request.gpu) if request.gpu else None
-    mem = request.gpu_memory_bytes or (gpu.memory.bytes if gpu else None)
-    mem_basis = (f"{request.gpu_memory_bytes:,} B as given" if request.gpu_memory_bytes
-                 else gpu.memory.basis if gpu else None)
-    if request.max_num_batched_tokens:
-        mnbt = request.max_num_batched_tokens
-        max_seqs = 1024 if mem and mem >= 70 * GiB else 256
-    else:
-        if mem and mem >= 160 * GiB:
-            mnbt, max_seqs = 16384, 1024
-        elif mem and mem >= 70 * GiB and not (gpu and "a100" in gpu.id):
-            mnbt, max_seqs = 8192, 1024
-        elif mem:
-            mnbt, max_seqs = 2048, 256
-        else:
-            mnbt, max_seqs = 8192, 1024
-        assumptions.append(f"max_num_batched_tokens {mnbt}, max_num_seqs {max_seqs}: vLLM's API-server defaults "
-                           "for this GPU class (vllm/engine/arg_utils.py)")
-    act_bytes = 4 if arch.dtype == "fp32" else 2
-    widths = [4 * arch.hidden]
-    q = arch.heads * (arch.qk_head_dim if arch.mla else arch.head_dim)
-    widths.append(q // tp + (arch.mla[0] + arch.mla[1] if arch.mla else 2 * kv_per_gpu * arch.head_dim))
-    ffn_w = 0
-    for t in arch.tensors:
-        if t.linear and t.split == "column" and t.component in ("mlp", "shared_experts", "mixer"):
-            ffn_w = max(ffn_w, t.rows // tp)
-        if t.component == "experts" and t.linear and t.rows != arch.hidden:
-            ffn_w = max(ffn_w, t.rows * arch.top_k // tp)
-    act = mnbt * act_bytes * (4 * arch.hidden + max(widths[1], ffn_w)) + max_seqs * math.ceil(arch.vocab / tp) * 4
-    group = max(tp, ep if ep > 1 else 1)
-    nccl = _NCCL_BY_GROUP.get(group, 411_041_792 if group > 1 else 0)
-    overheads = [
-        Overhead(name="activation_workspace", bytes=act,
-                 basis=f"{mnbt} batched tokens x {act_bytes} B x (4 x hidden + widest per-GPU projection) + "
-                       f"{max_seqs} sampled rows x vocab/TP x 4 B fp32 logits",
-                 source=_SRC_ACT, inside_budget=True),
-        Overhead(name="cuda_graphs", bytes=_CUDA_GRAPH_BYTES if request.cuda_graphs else 0,
-                 basis="1 GiB when CUDA graphs are captured, 0 in eager mode", source=_SRC_GRAPH, inside_budget=True),
-        Overhead(name="communication_buffers", bytes=nccl,
-                 basis=f"NCCL workspace for a {group}-GPU group", source=_SRC_NCCL, inside_budget=True),
-        Overhead(name="cuda_context", bytes=_CUDA_CONTEXT_BYTES, basis="0.5 GiB per process",
-                 source=_SRC_CONTEXT, inside_budget=True),
+    assumptions = [
+        *arch.notes, *format_notes, *token_notes,
+        *_weight_notes(arch, model, weights.total_bytes, requested=bool(request.weights)),
+        *_kv_notes(dep, kv), *scheduler_notes, *_closing_notes(arch, gpu),
     ]
-    if request.overhead_bytes is not None:
-        overheads = [Overhead(name="runtime_overhead", bytes=request.overhead_bytes,
-                              basis="given: activations, CUDA graphs, communication buffers and CUDA context together",
-                              source="request.overhead_bytes", inside_budget=True)]
-    if mem:
-        overheads.append(Overhead(
-            name="allocator_headroom", bytes=mem - math.floor(mem * request.memory_utilization),
-            basis=f"(1 - memory_utilization {request.memory_utilization}) x GPU memory, left outside the engine's "
-                  "budget for fragmentation and other processes",
-            source="vllm/config/cache.py gpu_memory_utilization (sizing-anchors.md 1.1)", inside_budget=False))
-    over_in = sum(o.bytes for o in overheads if o.inside_budget)
-
-    # per-GPU totals and capacity
-    stage_total = [stage_w[s] + stage_kv[s] + over_in for s in range(pp)]
-    worst = max(range(pp), key=lambda s: stage_total[s])
-    budget = math.floor(mem * request.memory_utilization) if mem else None
-    fits = max_conc = max_tok = None
-    limited_by = None
-    if budget is not None:
-        avail = [budget - stage_w[s] - over_in for s in range(pp)]
-        fits = all(stage_total[s] <= budget for s in range(pp))
-        per_seq = [stage_seq_bytes(s, tokens) for s in range(pp)]
-        counts = [(avail[s] // per_seq[s]) if per_seq[s] else 10**12 for s in range(pp)]
-        max_conc = max(0, min(counts)) * dp if min(avail) >= 0 else 0
-        cap = arch.max_position or 10**9
-
-        def ok(t_: int) -> bool:
-            return all(seqs * stage_seq_bytes(s, t_) <= avail[s] for s in range(pp))
-
-        if min(avail) < 0 or not ok(1):
-            max_tok, limited_by = 0, "weights and overheads leave no room for one token per sequence"
-        elif ok(cap):
-            max_tok = cap
-            limited_by = ("model max context (max_position_embeddings)" if arch.max_position else "search limit 1e9")
-        else:
-            lo, hi = 1, cap
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if ok(mid):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            max_tok, limited_by = lo, "GPU memory"
-    per_gpu = PerGPUReport(
-        gpu=gpu.id if gpu else None, memory_bytes=mem, memory_basis=mem_basis,
-        memory_utilization=request.memory_utilization, budget_bytes=budget, weights_bytes=stage_w[worst],
-        kv_bytes=stage_kv[worst], overhead_bytes=over_in, total_bytes=stage_total[worst],
-        free_bytes=(budget - stage_total[worst]) if budget is not None else None, fits=fits,
-        max_concurrency=max_conc, max_tokens_per_sequence=max_tok, max_tokens_limited_by=limited_by,
-        worst_stage=worst)
-    if gpu is None:
-        assumptions.append("no gpu given: ceilings are not computed" + ("" if mem else ", nor fit and capacity"))
-
-    ceilings = _ceilings(arch, fmt, gpu, request, stages, stage_seq_bytes, nonexpert_read, routed_stage_bytes,
-                         tokens, prompt, seqs, dp, tp, ep, assumptions)
-
-    attention = _attention_summary(arch)
-    moe = None
-    if arch.experts:
-        n_moe = sum(1 for lay in arch.layers if lay.ffn == "moe")
-        moe = (f"{arch.experts} routed experts, top-{arch.top_k}, in {n_moe} of {len(arch.layers)} layers; all experts "
-               "resident for memory, top-k for compute")
-    info = ModelInfo(name=name, source=source, model_type=arch.model_type, layers=len(arch.layers),
-                     hidden_size=arch.hidden, attention=attention, moe=moe, max_context_tokens=arch.max_position)
-    weights = WeightsReport(
-        format=fmt.name, format_basis=basis, format_description=fmt.description, params=arch.params,
-        active_params=arch.active_params, bytes=total_w, bytes_per_gpu=max(stage_w), by_component=by_component,
-        checkpoint_bytes=ckpt_bytes, checkpoint_bytes_source=ckpt_src,
-        evidence="exact" if weights_exact else "estimate")
-    kv_report = KVCacheReport(
-        format=kvf.name, format_description=kvf.description, bytes_per_token=math.ceil(per_tok_total),
-        bytes_per_token_per_gpu=math.ceil(per_tok_gpu), state_bytes_per_sequence=state_total,
-        tokens_per_sequence=tokens, tokens_basis=tokens_basis, concurrency=request.concurrency,
-        bytes_per_sequence=seq_bytes, bytes=seq_bytes * request.concurrency, bytes_per_gpu=stage_kv[worst],
-        kv_heads_per_gpu=None if arch.mla else kv_per_gpu, kv_replication=round(replication, 4), by_layer_type=by_layer,
-        evidence="exact")
-    assumptions.append("GiB = 2^30 bytes; GB = 10^9 bytes. Per-GPU shares split sharded tensors pro rata (vLLM also "
-                       "pads the vocabulary to a multiple of 64 per rank)")
-    if arch.tied_embeddings:
-        assumptions.append("tied embeddings: lm_head shares the embedding matrix (counted once)")
     return SizingReport(
-        model=info, weights=weights, kv_cache=kv_report, overheads=overheads, overhead_bytes=over_in,
-        per_gpu=per_gpu,
-        parallelism=Parallelism(gpus=gpus, tp=tp, pp=pp, ep=ep, dp=dp, layers_per_stage=[len(s) for s in stages],
-                                sequences_per_replica=seqs),
+        model=_model_info(model, arch),
+        weights=_weights_report(arch, model, fmt, fmt_basis, weights),
+        kv_cache=_kv_report(dep, kv, tokens=tokens, tokens_basis=tokens_basis, concurrency=request.concurrency,
+                            bytes_per_gpu=per_gpu.kv_bytes),
+        overheads=overheads, overhead_bytes=overhead_in, per_gpu=per_gpu,
+        parallelism=dep.parallelism(),
         ceilings=ceilings, assumptions=assumptions,
         references=[f"{REFERENCE}#kv-cache-per-token", f"{REFERENCE}", "research: sizing-anchors.md"],
     )
 
 
-def _attention_summary(arch: Architecture) -> str:
-    if arch.mla:
-        return (f"MLA: {arch.heads} heads, latent kv_lora_rank {arch.mla[0]} + rope {arch.mla[1]} "
-                f"= {arch.mla[0] + arch.mla[1]} values per token per layer")
-    kind = "MHA" if arch.kv_heads == arch.heads else "MQA" if arch.kv_heads == 1 else "GQA"
-    return f"{kind}: {arch.heads} query heads, {arch.kv_heads} KV heads, head_dim {arch.head_dim}"
-
-
-def _peak(gpu: GPUSpec, compute: str, notes: list[str]) -> tuple[str, float] | None:
-    order = {"fp8": ["fp8", "bf16"], "int8": ["int8", "bf16"], "fp4": ["fp4", "bf16"], "bf16": ["bf16"],
-             "fp32": ["bf16"]}[compute]
-    for dt in order:
-        v = gpu.dense_tflops.get(dt)
-        if v is not None:
-            if dt != compute:
-                notes.append(f"{gpu.id} has no {compute} dense peak in the catalog; using {dt}")
-            return dt, float(v.value)
-    notes.append(f"{gpu.id} has no dense {compute} peak in the catalog; compute ceilings not given")
-    return None
-
-
-def _attn_keys(layer: LayerSpec, s: int) -> int:
-    """Sum over query positions 1..s of the keys each attends to (causal, window-limited)."""
-    w = layer.window
-    if w is None or s <= w:
-        return s * (s + 1) // 2
-    return w * (w + 1) // 2 + (s - w) * w
-
-
-def _ceilings(arch: Architecture, fmt: WeightFormat, gpu: GPUSpec | None, req: SizingRequest, stages: list[list[int]],
-              stage_seq_bytes: Any, nonexpert_read: list[int], routed: list[int], tokens: int, prompt: int,
-              seqs: int, dp: int, tp: int, ep: int, assumptions: list[str]) -> Ceilings:
-    notes: list[str] = []
-    if gpu is None:
-        return Ceilings(decode=None, prefill=None, notes=["no gpu given"])
-    bw = gpu.bandwidth_bytes_per_s
-    distinct = None
-    frac = 1.0
-    if arch.experts:
-        E, k = arch.experts, arch.top_k
-        distinct = E * (1 - (1 - k / E) ** seqs)
-        frac = distinct / E
-        notes.append(f"MoE: expected distinct experts per layer at batch {seqs} = E(1-(1-k/E)^B) = {distinct:.2f} of {E}")
-    w_read = [nonexpert_read[s] + math.ceil(routed[s] * frac) for s in range(len(stages))]
-    kv_read = [seqs * stage_seq_bytes(s, tokens) for s in range(len(stages))]
-    mem_time = sum(w_read[s] + kv_read[s] for s in range(len(stages))) / bw
-    emb = sum(t.numel for t in arch.tensors if t.component == "embedding")
-    head = sum(t.numel for t in arch.tensors if t.component == "lm_head") or (emb if arch.tied_embeddings else 0)
-    body = arch.active_params - emb - (0 if arch.tied_embeddings else head)
-    attn_layers = [lay for lay in arch.layers if lay.mixer in ("attention", "mla") and not lay.kv_shared]
-    attn_width = arch.heads * (arch.qk_head_dim + arch.v_head_dim)
-    peak = _peak(gpu, fmt.compute, notes)
-    comp_time = None
-    dtype = None
-    if peak:
-        dtype, tflops = peak
-        dec_flops = seqs * (2 * (body + head) + sum(2 * attn_width * _resident(lay, tokens) for lay in attn_layers))
-        comp_time = dec_flops / (tp * tflops * 1e12)
-    step = max(mem_time, comp_time or 0.0)
-    step_eff = max(mem_time / req.bandwidth_efficiency, (comp_time or 0.0) / req.compute_efficiency)
-    decode = DecodeCeiling(
-        batch_per_replica=seqs, weights_bytes_per_step_per_gpu=max(w_read),
-        kv_bytes_per_step_per_gpu=max(kv_read), expected_distinct_experts_per_layer=distinct,
-        memory_time_ms=mem_time * 1e3, compute_time_ms=comp_time * 1e3 if comp_time is not None else None,
-        compute_dtype=dtype, bound="compute" if (comp_time or 0) > mem_time else "memory",
-        tokens_per_s_per_sequence=1 / step, tokens_per_s_aggregate=seqs * dp / step,
-        tokens_per_s_per_sequence_at_efficiency=1 / step_eff, tokens_per_s_aggregate_at_efficiency=seqs * dp / step_eff,
-        bandwidth_efficiency=req.bandwidth_efficiency,
-        formula=("step >= sum over pipeline stages of (weights read + resident KV and state read) per GPU / "
-                 f"{gpu.bandwidth_tb_s.value} TB/s; weights read = non-expert weights (embedding excluded) + routed "
-                 "experts x E[distinct]/E; compute check 2 x active params x B / (TP x dense peak)"),
-    )
-    notes.append("decode ceiling ignores TP all-reduce latency, kernel launch gaps and scheduling; pipeline stages run "
-                 "one after another for a step")
-    prefill = None
-    if peak:
-        dtype, tflops = peak
-        flops = 2 * body * prompt + 2 * head + sum(2 * attn_width * _attn_keys(lay, prompt) for lay in attn_layers)
-        t = flops / (tp * tflops * 1e12)
-        prefill = PrefillCeiling(
-            prompt_tokens=prompt, flops=float(flops), compute_dtype=dtype, peak_tflops_per_gpu=tflops, gpus_used=tp,
-            time_s=t, time_s_at_efficiency=t / req.compute_efficiency, efficiency=req.compute_efficiency,
-            formula=("FLOPs = 2 x (active params - embedding - lm_head) x s + 2 x lm_head (last token) + sum over "
-                     "attention layers of 2 x heads x (qk_dim + v_dim) x sum_i min(i, window); time >= FLOPs / "
-                     f"(TP x {tflops:g} dense {dtype} TFLOPS)"))
-        notes.append("prefill ceiling: one prompt on one replica's TP group; pipeline stages add no speed-up for a "
-                     "single prompt; Mamba / linear-attention scan FLOPs are not counted")
-        if fmt.compute == "bf16" and fmt.quantized:
-            notes.append(f"{fmt.name} weights are dequantized to bf16 for the matmuls (W4A16-style): bf16 peak used")
-    return Ceilings(decode=decode, prefill=prefill, notes=notes)
-
-
 # ---------------------------------------------------------------------------------------------
 # text rendering
+
+_ROW = "{:<24}{:>18}{:>16}  {}"  # item, total, per GPU, notes
 
 
 def _gib(n: float | int | None) -> str:
     return "-" if n is None else f"{n / GiB:,.2f} GiB"
 
 
-def _render(r: SizingReport) -> str:
-    w, kv, g = r.weights, r.kv_cache, r.per_gpu
-    lines = [
-        f"{r.model.name}  [{r.model.model_type}, {r.model.layers} layers]  {r.model.attention}",
-        f"  source: {r.model.source}",
-    ]
-    if r.model.moe:
-        lines.append(f"  MoE: {r.model.moe}")
-    p = r.parallelism
+def _render_model(r: SizingReport) -> list[str]:
+    """Model, its source and shape, and the deployment's parallel layout."""
+    m, p = r.model, r.parallelism
+    lines = [f"{m.name}  [{m.model_type}, {m.layers} layers]  {m.attention}", f"  source: {m.source}"]
+    if m.moe:
+        lines.append(f"  MoE: {m.moe}")
     lines.append(f"  deployment: {p.gpus} GPU(s) = TP {p.tp} x PP {p.pp} x DP {p.dp}, EP {p.ep}")
-    lines.append("")
-    lines.append(f"{'item':<24}{'total':>18}{'per GPU':>16}  notes")
-    lines.append(f"{'weights':<24}{_gib(w.bytes):>18}{_gib(w.bytes_per_gpu):>16}  {w.format} ({w.format_basis}); "
-                 f"{w.params:,} params, {w.active_params:,} active [{w.evidence}]")
+    return lines
+
+
+def _render_memory(r: SizingReport) -> list[str]:
+    """The memory table: weights, KV by layer type, overheads, the per-GPU total and, with a GPU, the budget."""
+    w, kv, g = r.weights, r.kv_cache, r.per_gpu
+    lines = [_ROW.format("item", "total", "per GPU", "notes"),
+             _ROW.format("weights", _gib(w.bytes), _gib(w.bytes_per_gpu),
+                         f"{w.format} ({w.format_basis}); {w.params:,} params, {w.active_params:,} active "
+                         f"[{w.evidence}]")]
     if w.checkpoint_bytes:
-        lines.append(f"{'':<24}{'':>18}{'':>16}  checkpoint as stored: {w.checkpoint_bytes:,} B")
-    lines.append(f"{'KV cache':<24}{_gib(kv.bytes):>18}{_gib(kv.bytes_per_gpu):>16}  {kv.format}: "
-                 f"{kv.bytes_per_token:,} B/token, state {kv.state_bytes_per_sequence:,} B/seq; "
-                 f"{kv.tokens_per_sequence:,} tokens x {kv.concurrency} seq [{kv.evidence}]")
+        lines.append(_ROW.format("", "", "", f"checkpoint as stored: {w.checkpoint_bytes:,} B"))
+    lines.append(_ROW.format("KV cache", _gib(kv.bytes), _gib(kv.bytes_per_gpu),
+                             f"{kv.format}: {kv.bytes_per_token:,} B/token, state {kv.state_bytes_per_sequence:,} "
+                             f"B/seq; {kv.tokens_per_sequence:,} tokens x {kv.concurrency} seq [{kv.evidence}]"))
     for lt in kv.by_layer_type:
         lines.append(f"{'  ' + lt.layer_type:<24}{lt.layers:>18} layers  {lt.bytes_per_token_per_layer:,} B/token/layer "
                      f"x {lt.resident_tokens_per_sequence:,} tokens + state {lt.state_bytes_per_layer:,} B = "
                      f"{lt.bytes_per_sequence:,} B/seq")
     for o in r.overheads:
         where = "" if o.inside_budget else " (outside budget)"
-        lines.append(f"{o.name:<24}{'':>18}{_gib(o.bytes):>16}  {o.basis}{where} [{o.evidence}]")
-    lines.append(f"{'total per GPU':<24}{'':>18}{_gib(g.total_bytes):>16}  worst pipeline stage {g.worst_stage}")
+        lines.append(_ROW.format(o.name, "", _gib(o.bytes), f"{o.basis}{where} [{o.evidence}]"))
+    lines.append(_ROW.format("total per GPU", "", _gib(g.total_bytes), f"worst pipeline stage {g.worst_stage}"))
     if g.budget_bytes is not None:
         verdict = "FITS" if g.fits else "DOES NOT FIT"
-        lines.append(f"{'budget per GPU':<24}{'':>18}{_gib(g.budget_bytes):>16}  {g.gpu or 'GPU'}: {g.memory_basis} x "
-                     f"{g.memory_utilization} -> {verdict} (free {_gib(g.free_bytes)})")
+        lines.append(_ROW.format("budget per GPU", "", _gib(g.budget_bytes),
+                                 f"{g.gpu or 'GPU'}: {g.memory_basis} x {g.memory_utilization} -> {verdict} "
+                                 f"(free {_gib(g.free_bytes)})"))
         lines.append(f"  capacity: max concurrency {g.max_concurrency:,} at {kv.tokens_per_sequence:,} tokens; "
                      f"max tokens/sequence {g.max_tokens_per_sequence:,} at {kv.concurrency} seq "
                      f"(limited by {g.max_tokens_limited_by}) [estimate]")
-    c = r.ceilings
+    return lines
+
+
+def _render_ceilings(c: Ceilings) -> list[str]:
+    """One line per computed ceiling: the 100% bound and the estimate at the given efficiency."""
+    lines = []
     if c.decode:
         d = c.decode
         lines.append(f"ceiling decode: <= {d.tokens_per_s_per_sequence:,.1f} tok/s per sequence, <= "
@@ -864,8 +1167,11 @@ def _render(r: SizingReport) -> str:
         lines.append(f"ceiling prefill: {pf.prompt_tokens:,}-token prompt >= {pf.time_s:.3f} s at 100% of "
                      f"{pf.gpus_used} x {pf.peak_tflops_per_gpu:g} {pf.compute_dtype} TFLOPS; ~{pf.time_s_at_efficiency:.3f} s "
                      f"at {pf.efficiency:.0%} [ceiling]")
-    lines.append("")
-    lines.append("assumptions:")
-    lines += [f"  - {a}" for a in r.assumptions + c.notes]
-    return "\n".join(lines)
+    return lines
 
+
+def _render(r: SizingReport) -> str:
+    """The human table: model, memory, fit and capacity, ceilings, then every assumption and note."""
+    lines = [*_render_model(r), "", *_render_memory(r), *_render_ceilings(r.ceilings), "", "assumptions:"]
+    lines += [f"  - {a}" for a in r.assumptions + r.ceilings.notes]
+    return "\n".join(lines)
