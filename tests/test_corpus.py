@@ -205,3 +205,24 @@ def test_index_lists_pages_scopes_and_sections(corpus):
     assert beta.scope == "Scope: a fixture page about memory."
     assert [s.anchor for s in beta.sections] == ["beta-memory", "kv-cache", "weights", "prefill"]
     assert "- KV cache (#kv-cache)" in index.to_text()
+
+
+TWO_PAGES = {
+    "one": "# One\n\nScope.\n\n## Chunked prefill\n\nChunked prefill splits prefill.\n\n"
+    "## Prefill budget\n\nThe prefill chunk budget.\n",
+    "two": "# Two\n\nScope.\n\n## Queues\n\nLong queues, and prefill once, among many other words here.\n",
+}
+
+
+def test_leading_hits_come_from_different_pages():
+    corpus = Corpus(TWO_PAGES)
+    scores = {h.anchor: h.score for h in corpus.search(SearchRequest(query="prefill", page="one")).hits}
+    two = corpus.search(SearchRequest(query="prefill", page="two")).hits[0]
+    assert two.score < min(scores.values())  # by score alone, page two would come third
+    hits = corpus.search(SearchRequest(query="prefill")).hits
+    assert [h.page for h in hits] == ["one", "two", "one"]
+
+
+def test_page_filter_keeps_plain_score_order():
+    hits = Corpus(TWO_PAGES).search(SearchRequest(query="prefill", page="one")).hits
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True) and len(hits) == 2

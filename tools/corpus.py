@@ -58,6 +58,9 @@ EXPANSION_WEIGHT = 0.3
 MIN_RELATIVE_SCORE = 0.2
 """Hits scoring below this fraction of the best hit are dropped as noise."""
 
+DISTINCT_PAGES_FIRST = 3
+"""How many leading hits come from different pages (when that many pages match)."""
+
 PAGE_ID = r"^[a-z0-9][a-z0-9-]{0,63}$"
 MAX_QUERY_CHARS = 1000
 
@@ -486,7 +489,10 @@ class Corpus:
         )
         if order:
             floor = scores[order[0]] * MIN_RELATIVE_SCORE
-            order = [i for i in order if scores[i] >= floor][: request.k]
+            order = [i for i in order if scores[i] >= floor]
+            if page is None:
+                order = self._spread(order)
+            order = order[: request.k]
         if not order:
             where = f"page {page!r}" if page else "the corpus"
             return SearchResults(
@@ -529,6 +535,22 @@ class Corpus:
             else ""
         )
         return SearchResults(query=request.query, expanded_terms=expanded, hits=hits, truncated=cut, note=note)
+
+    def _spread(self, order: list[int]) -> list[int]:
+        """Best-first, except that the first DISTINCT_PAGES_FIRST hits come from different pages.
+
+        A question often touches several pages; showing the best section of
+        each first gives the reader the right page even when one page has many
+        near-matching sections.
+        """
+        sections = self.sections
+        first: list[int] = []
+        for i in order:
+            if len(first) == DISTINCT_PAGES_FIRST:
+                break
+            if all(sections[j].page != sections[i].page for j in first):
+                first.append(i)
+        return first + [i for i in order if i not in first]
 
     def _scores(self, tokens: list[str], expanded: list[str]):
         import numpy as np
