@@ -247,6 +247,74 @@ def test_oversized_text_is_rejected_and_a_large_writeup_is_audited():
     assert time.perf_counter() - start < 60  # a sanity bound, not a benchmark
 
 
+@pytest.mark.parametrize("text", [
+    "x" * 990_000,                                   # one megabyte-long word
+    "1" * 990_000,                                   # one megabyte-long number
+    " " * 500_000 + "1",                             # a long blank run
+    "vllm serve llama 8 tokens at 16 concurrent " * 22_000,  # thousands of matches on one line
+])
+def test_pathological_single_line_inputs_finish(text):
+    # Before: quadratic line/sentence look-ups and backtracking over long runs made these take minutes.
+    start = time.perf_counter()
+    r = audit_text(text)
+    assert len(r.items) == len(ITEM_GROUPS)
+    assert time.perf_counter() - start < 60  # a sanity bound, not a benchmark
+
+
+def test_crlf_and_unicode_line_separators_keep_evidence_lines():
+    # markdown-it breaks lines only at \r\n, \r and \n; str.splitlines() also breaks at \x0c, \x85 and \u2028,
+    # which used to shift every later block (line 5 was read as another line and the finding was lost).
+    for text in ["# T\r\n\r\npara\r\n\r\nRan on 8x H100 with vLLM 0.6.3.\r\n",
+                 "# T\u2028x\n\npara\x0cmore\x85z\n\nRan on 8x H100 with vLLM 0.6.3.\n",
+                 "# T\r\rpara\r\rRan on 8x H100 with vLLM 0.6.3.\r"]:
+        ev = status(audit_text(text), "hardware").evidence
+        assert [(e.line, e.text) for e in ev] == [(5, "Ran on 8x H100 with vLLM 0.6.3.")], repr(text)
+
+
+def test_every_evidence_quote_is_on_its_cited_line():
+    import re
+
+    for source, _ in labelled_cases():
+        lines = re.split(r"\r\n|\r|\n", source.read_bytes().decode("utf-8"))
+        r = audit_benchmark(AuditRequest(path=str(source)))
+        for f in r.items + r.rules:
+            for e in f.evidence:
+                assert e.text.strip(".")[:40] in lines[e.line - 1], (source.name, f.id, e.line, e.text)
+
+
+def test_nvidia_prefix_is_not_a_gpu_count():
+    # "NVIDIA H100" once read as "a H100" (count 1) and then clashed with --tensor-parallel-size 2.
+    r = audit_text("GPU 0-1: NVIDIA H100 80GB HBM3\n\n```\nvllm serve Qwen/Qwen2.5-32B-Instruct --tensor-parallel-size 2\n```\n")
+    assert status(r, "hardware").status == "declared"
+    assert r.inconsistencies == []
+
+
+def test_capacity_flag_read_as_served_load_in_prose_is_a_violation():
+    text = ("We run vLLM 0.9.2 on 8x H100. Since the server is configured with `--max-model-len 131072` and\n"
+            "`--max-num-seqs 50`, each node serves 50 concurrent users with full 128k-token contexts.\n")
+    r = audit_text(text)
+    assert status(r, "capacity_vs_workload").status == "violation"
+    assert status(r, "concurrency").status == "missing"      # a capacity claim is not the workload
+    assert status(r, "prompt_length").status == "missing"
+    flag_only = audit_text("We run vLLM 0.9.2 on 8x H100 with `--max-model-len 131072`; TTFT p50 was 90 ms, p99 300 ms.\n")
+    assert status(flag_only, "capacity_vs_workload").status == "not_applicable"
+
+
+def test_same_format_written_two_ways_is_not_a_stack_change():
+    text = ("# SGLang vs vLLM on one FP8 checkpoint\n\nThe only variable is the engine. Weights are FP8 (W8A8); the KV cache\n"
+            "is BF16 on both. vLLM 0.9.0 and SGLang 0.4.6 on 4x H100, TTFT p50 300 ms vs 290 ms, p99 700 vs 650 ms.\n")
+    r = audit_text(text)
+    assert status(r, "kv_format").status == "declared"     # "KV cache\nis BF16" across a soft line wrap
+    assert status(r, "stack_comparison").status == "ok"
+
+
+def test_binary_after_the_first_kilobytes_is_a_clear_error(tmp_path):
+    f = tmp_path / "late.md"
+    f.write_bytes(b"# ok\n" + b"a" * 9000 + b"\x00")
+    with pytest.raises(InputFormatError, match="binary"):
+        audit_benchmark(AuditRequest(path=str(f)))
+
+
 def test_missing_file_is_a_clear_error():
     with pytest.raises(InputFormatError, match="no such file"):
         audit_benchmark(AuditRequest(path="/nonexistent/writeup.md"))
@@ -313,3 +381,21 @@ def test_cli_bad_file_is_one_line_on_stderr(capsys, tmp_path):
     code, out, err = run(capsys, "audit", str(f))
     assert code == 1 and out == ""
     assert err.startswith("InputFormatError:") and len(err.strip().splitlines()) == 1
+
+
+def test_latest_engine_is_partial_even_when_another_engine_is_pinned():
+    report = audit_text("We compared the latest vLLM with SGLang 0.4.1 on 8x H100.\n")
+    finding = next(i for i in report.items if i.id == "engine_revision")
+    assert finding.status == "partial"
+    assert "vLLM" in finding.why and finding.evidence[0].line == 1
+
+
+def test_each_engine_pinned_is_declared():
+    report = audit_text("We compared vLLM 0.6.3 and SGLang 0.4.1 on 8x H100.\n")
+    assert next(i for i in report.items if i.id == "engine_revision").status == "declared"
+
+
+def test_bf16_and_fp8_read_as_two_weight_formats_in_a_comparison():
+    report = audit_text("vLLM 0.6.3 with FP8 weights beat SGLang 0.4.1 with BF16 weights on one H100.\n")
+    rule = next(r for r in report.rules if r.id == "stack_comparison")
+    assert rule.status == "violation" and "bf16" in rule.why and "bfp16" not in rule.why

@@ -234,7 +234,7 @@ def _read_source(request: AuditRequest) -> tuple[str, str, str]:
     if size > limit:
         raise InputFormatError(f"path: {request.path} is {size:,} bytes; the limit for {suffix or 'text'} files is {limit:,} bytes")
     data = path.read_bytes()
-    if b"\x00" in data[:8192]:
+    if b"\x00" in data:
         raise InputFormatError(f"path: {request.path} looks binary (NUL bytes); expected a markdown/text write-up, a JSON/YAML manifest or a result file")
     try:
         text = data.decode("utf-8-sig")
@@ -253,7 +253,7 @@ def _parse_structured(text: str, suffix: str) -> Any | None:
     stripped = text.lstrip()
     if suffix == ".jsonl" or (stripped.startswith("{") and "\n{" in stripped.rstrip() and suffix not in (".json", ".yaml", ".yml")):
         rows = []
-        for n, line in enumerate(text.splitlines(), 1):
+        for n, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):  # not splitlines(): JSON strings may hold \u2028
             if line.strip():
                 try:
                     rows.append(json.loads(line))
@@ -577,7 +577,10 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
     ['partial', 'declared', 'declared']
     """
     text, source, suffix = _read_source(request)
-    lines = text.splitlines()
+    # Same line breaks as the markdown parser (\r\n, \r, \n): str.splitlines() also splits on \x0c, \x85, \u2028...
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
     fmt = request.format
     data: Any = None
     if fmt in ("auto", "manifest", "result"):

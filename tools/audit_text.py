@@ -16,7 +16,10 @@ code blocks, launch commands and footnotes. Conventions (DESIGN.md "Benchmark co
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from .writeup import Writeup, quote_line
@@ -59,15 +62,32 @@ _ENGINES = (r"vllm|sglang|tensorrt[- ]llm|trt[- ]?llm|tgi|text[- ]generation[- ]
             r"lmdeploy|mlc[- ]llm|deepspeed(?:-mii|-fastgen)?|ctranslate2|triton inference server|openvino|"
             r"mlx(?:-lm)?|aphrodite|lorax|llm-d|dynamo|nvidia nim|\bnim\b|turbomind|fastertransformer|hf transformers|"
             r"hugging ?face transformers")
+def _engine_key(name: str) -> str:
+    """One spelling per engine: 'TensorRT-LLM', 'trt-llm' and 'TRTLLM' are the same engine."""
+    key = re.sub(r"[^a-z0-9.]", "", name.lower())
+    aliases = {"trtllm": "tensorrtllm", "textgenerationinference": "tgi", "mlxlm": "mlx",
+               "huggingfacetransformers": "hftransformers", "exllamav2": "exllama"}
+    return aliases.get(key, key)
+
+
+_VAGUE_VERSION = re.compile(r"(?i)\b(?:latest|newest|current|recent|nightly|main(?:\s+branch)?|head|tip\s+of)\W{0,3}(?:\w+\W{1,3}){0,1}$")
+
+
+def _vague_version(text: str, start: int) -> bool:
+    """True when the words just before an engine name leave its version open ('the latest vLLM')."""
+    return bool(_VAGUE_VERSION.search(text[max(0, start - 30):start]))
+
+
 _VERSION = r"v?\d+\.\d+(?:\.\d+)?(?:[.-]?(?:post|rc|dev|a|b)\d+)?(?:\+\w+)?|\bb\d{3,5}\b|[0-9a-f]{7,40}\b"
 _GPU = (r"(?:nvidia\s+|amd\s+|instinct\s+)?(?:[HAB]\d{2,3}[A-Z]?|GB[23]00|GH200|H20|L40S?|L4|T4|V100|A10G?|A30|A40|"
-        r"RTX\s?\d{4}(?:\s?Ti)?|RTX\s?(?:A|PRO\s?)\d{4}|GeForce\s+\w+\s?\d{4}|(?<=my\s)[2345]0[5-9]0(?:\s?Ti)?|[2345]0[5-9]0\s?Ti|P40|P100|K80|A[2-6]000|W7900|7900\s?XTX|MI\d{3}[XA]?|Gaudi\s?\d?|TPU\s?v\d\w*|Trainium\d?|"
+        r"RTX\s?\d{4}(?:\s?Ti)?|RTX\s?(?:A|PRO\s?)\d{4}|GeForce\s+\w+\s?\d{4}|(?:(?<=my\s)|(?<=single\s)|(?<=one\s)|(?<=a\s))[2345]0[5-9]0(?:\s?Ti)?|[2345]0[5-9]0\s?Ti|P40|P100|K80|A[2-6]000|W7900|7900\s?XTX|MI\d{3}[XA]?|Gaudi\s?\d?|TPU\s?v\d\w*|Trainium\d?|"
         r"Inferentia\d?|(?:Apple\s+)?M[1-4]\s(?:Max|Ultra|Pro)|Jetson\s\w+)")
 _GPU_RX = re.compile(r"(?<![\w/.-])" + _GPU + r"(?![\w])", re.IGNORECASE)
 _BENCH_TOOLS = (r"vllm\s+bench\s+\w+|benchmark_serving(?:\.py)?|benchmark_throughput(?:\.py)?|benchmark_latency(?:\.py)?|"
                 r"bench_serving|genai-perf|aiperf|guidellm|llmperf|inference-perf|llama-bench|trtllm-bench|"
-                r"text-generation-benchmark|locust|\bk6\b|bench_one_batch|bench_offline_throughput")
-_FORMATS = (r"bf16|bfloat16|fp16|float16|f16|fp32|float32|fp8(?:[_-]?e4m3(?:fn)?|[_-]?e5m2)?|e4m3|int8|int4|w8a8|w4a16|"
+                r"text-generation-benchmark|locust|\bk6\b|bench_one_batch|bench_offline_throughput|ollama\s+run\s[^\n]*--verbose|"
+                r"\bloadgen\b")
+_FORMATS = (r"\d+(?:\.\d+)?\s?bpw|bf16|bfloat16|fp16|float16|f16|fp32|float32|fp8(?:[_-]?e4m3(?:fn)?|[_-]?e5m2)?|e4m3|int8|int4|w8a8|w4a16|"
             r"w4a8|awq|gptq|nvfp4|mxfp4|fp4|q[2-8]_k(?:_[sml])?|q[458]_[01]|exl2|nf4|bitsandbytes|smoothquant|gguf")
 _VAGUE = _rx(r"\b(?:about|around|approx(?:imately|\.)?|roughly|some|circa|nearly|almost|typical(?:ly)?|latest|newest|"
              r"recent|current|nightly|main\s+branch|default|short|long|various|several|many|a\s+few)\b|~|≈")
@@ -80,6 +100,10 @@ _CLIENT_FLAGS = {"num-prompts", "max-concurrency", "request-rate", "dataset-name
 
 # ---------------------------------------------------------------- metric figures
 _NUM = r"\d[\d,]*(?:\.\d+)?"
+_DIGIT = re.compile(r"\d")
+_TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|"
+                    r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)
+_COLUMN_GAP = re.compile(r"\S {2,}(?=\S)")
 _LAT_KW = _rx(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]output[- ]token|\bITL\b|inter[- ]token|"
               r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token")
 _TTFT_KW = _rx(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
@@ -92,39 +116,194 @@ _REQ_RATE_FIG = _rx(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|
 _GOODPUT = _rx(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
 
 
-def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    stops = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
-    left = 0
-    for m in stops.finditer(text, 0, start):
-        left = m.end()
-    m = stops.search(text, end)
-    return left, (m.start() if m else len(text))
+# A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
+# with a colon and the next line continues in lower case without starting a "key: value" record.
+_SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
+_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
+# Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
+# separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"
+# (real tokens, Hub ids and hashes are far shorter). Offsets and line numbers are unchanged.
+_LONG_RUN = re.compile(r"[\d,.]{25,}|[\w.,:/+\-]{81,}|[ \t]{33,}")
+_CUT = "\x7f"
+_SENTENCE_REACH = 300
+
+
+def _cut_runs(text: str) -> str:
+    def cut(m: re.Match[str]) -> str:
+        run = m.group(0)
+        keep = 32 if run[0] in " \t" else 24 if not run.strip("0123456789,.") else 80
+        return re.sub(r"(.{%d})." % keep, lambda x: x.group(1) + _CUT, run, flags=re.S)
+    return _LONG_RUN.sub(cut, text)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _required(items) -> tuple[str, ...] | None:
+    """Literal strings one of which every match of the parsed sequence ``items`` must contain (or None)."""
+    from re import _constants as c
+
+    candidates: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for op, av in list(items) + [(None, None)]:
+        if op is c.LITERAL:
+            run.append(chr(av).lower() if av < 128 else chr(av))
+            continue
+        if run:
+            candidates.append(("".join(run),))
+            run = []
+        found = None
+        if op is c.SUBPATTERN:
+            found = _required(av[3])
+        elif op is c.ATOMIC_GROUP:
+            found = _required(av)
+        elif op is c.BRANCH:
+            alternatives = [_required(x) for x in av[1]]
+            if all(alternatives):
+                found = tuple(sorted({lit for alt in alternatives for lit in alt}))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            found = _required(av[2])
+        if found:
+            candidates.append(found)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda lits: (min(map(len, lits)), -len(lits)))
+
+
+@functools.cache
+def _lowered(pattern: str, flags: int) -> re.Pattern[str]:
+    """A case-insensitive pattern as a case-sensitive one for ASCII-lower-cased text (about twice as fast).
+
+    Letters are lower-cased except right after a backslash, so escapes (\\S, \\W, \\D, \\B) keep their meaning.
+    """
+    out, k = [], 0
+    while k < len(pattern):
+        if pattern[k] == "\\":
+            out.append(pattern[k:k + 2])
+            k += 2
+        else:
+            out.append(pattern[k].translate(_ASCII_LOWER))
+            k += 1
+    return re.compile("".join(out), flags & ~re.IGNORECASE)
+
+
+@functools.cache
+def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
+    """Lower-case literals of which every match must contain one, when all are at least 2 characters long.
+
+    A block that contains none of them cannot match, so the (slow, case-insensitive) regex scan is skipped
+    for it; the check is a plain substring test. Patterns without such literals are scanned everywhere.
+    """
+    from re import _parser
+
+    try:
+        found = _required(_parser.parse(pattern, flags))
+    except Exception:  # noqa: BLE001 - an unparseable pattern just gets no prefilter
+        return None
+    return found if found and min(map(len, found)) >= 2 else None
 
 
 class _Doc:
-    """A write-up with pattern helpers that return quoted evidence."""
+    """A write-up with pattern helpers that return quoted evidence.
+
+    Line and sentence boundaries are looked up by bisection in offsets computed once per block, so the
+    cost per match does not grow with the block's length (a 1 MB single-line input stays linear).
+    """
 
     def __init__(self, writeup: Writeup):
         self.w = writeup
-        self.plains = [b.plain for b in writeup.blocks]
+        self.plains = [_cut_runs(b.plain) for b in writeup.blocks]
+        self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
+        self._lower_all = "\n".join(self.lowers)
+        self._starts: list[int] = []
+        offset = 0
+        for low in self.lowers:
+            self._starts.append(offset)
+            offset += len(low) + 1
         self.all_text = "\n".join(self.plains)
+        self._newlines: dict[int, list[int]] = {}
+        self._stops: dict[int, tuple[list[int], list[int]]] = {}
+        self._hits: dict[tuple[str, int, tuple[str, ...] | None], list[tuple[int, re.Match[str]]]] = {}
+
+    def _nl(self, i: int) -> list[int]:
+        if i not in self._newlines:
+            self._newlines[i] = [m.start() for m in re.finditer("\n", self.plains[i])]
+        return self._newlines[i]
+
+    def line_bounds(self, i: int, start: int, end: int | None = None) -> tuple[int, int]:
+        """Start and end offsets of the line(s) of block i holding [start, end)."""
+        nl = self._nl(i)
+        k = bisect_left(nl, start)
+        a = nl[k - 1] + 1 if k else 0
+        j = bisect_left(nl, start if end is None else end)
+        b = nl[j] if j < len(nl) else len(self.plains[i])
+        return a, b
+
+    def line_text(self, i: int, start: int, end: int | None = None) -> str:
+        """The line around a match, clipped to a few hundred characters either side (long lines stay linear)."""
+        a, b = self.line_bounds(i, start, end)
+        return self.plains[i][max(a, start - _SENTENCE_REACH):min(b, (start if end is None else end) + _SENTENCE_REACH)]
+
+    def header(self, i: int) -> str:
+        """First line of block i (a table's header row)."""
+        nl = self._nl(i)
+        return self.plains[i][:nl[0]] if nl else self.plains[i]
+
+    def bounds(self, i: int, start: int, end: int) -> tuple[int, int]:
+        """Sentence (or table cell / line) around [start, end) in block i."""
+        if i not in self._stops:
+            text = self.plains[i]
+            prose = self.w.blocks[i].kind in ("paragraph", "list_item", "quote")
+            ends = [m.end() for m in _STOPS.finditer(text)
+                    if not (prose and m.group(0) == "\n" and _SOFT_WRAP.match(text, m.start()))]
+            self._stops[i] = (ends, [e - 1 for e in ends])
+        ends, starts = self._stops[i]
+        k = bisect_right(ends, start) - 1
+        left = ends[k] if k >= 0 else 0
+        j = bisect_left(starts, end)
+        right = starts[j] if j < len(starts) else len(self.plains[i])
+        # A "sentence" longer than this is not prose (a megabyte without a full stop): clip it, so that per-match
+        # sentence checks stay linear in the input.
+        return max(left, start - _SENTENCE_REACH), min(right, end + _SENTENCE_REACH)
+
+    def _candidates(self, anchors: tuple[str, ...]) -> set[int]:
+        """Blocks containing at least one of the anchor literals (str.find, at most one hit per block each)."""
+        text, starts, found = self._lower_all, self._starts, set()
+        for literal in anchors:
+            pos = text.find(literal)
+            while pos >= 0:
+                b = bisect_right(starts, pos) - 1
+                found.add(b)
+                if b + 1 >= len(starts):
+                    break
+                pos = text.find(literal, starts[b + 1])
+        return found
 
     def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
-        """(block index, match) for every match."""
-        for i, block in enumerate(self.w.blocks):
-            if kinds is not None and block.kind not in kinds:
-                continue
-            for m in rx.finditer(self.plains[i]):
-                yield i, m
+        """(block index, match) for every match (computed once per pattern)."""
+        key = (rx.pattern, rx.flags, kinds)
+        if key not in self._hits:
+            anchors = _anchors(rx.pattern, rx.flags)
+            candidates = self._candidates(anchors) if anchors else None
+            texts = self.plains
+            if rx.flags & re.IGNORECASE:
+                rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
+            self._hits[key] = [(i, m) for i, block in enumerate(self.w.blocks)
+                               if (kinds is None or block.kind in kinds)
+                               and (candidates is None or i in candidates)
+                               for m in rx.finditer(texts[i])]
+        return iter(self._hits[key])
 
     def ev(self, i: int, start: int) -> tuple[int, str]:
         block = self.w.blocks[i]
-        line = block.line_of(start)
-        col = start - (self.plains[i].rfind("\n", 0, start) + 1)
+        nl = self._nl(i)
+        k = bisect_left(nl, start)
+        line = block.first_line + k
+        col = start - (nl[k - 1] + 1 if k else 0)
         return line, quote_line(self.w.lines[line - 1], col)
 
     def sentence(self, i: int, m: re.Match[str]) -> str:
-        a, b = _sentence_bounds(self.plains[i], m.start(), m.end())
+        a, b = self.bounds(i, m.start(), m.end())
         return self.plains[i][a:b]
 
     def window(self, i: int, m: re.Match[str], before: int = 40, after: int = 20) -> str:
@@ -135,8 +314,10 @@ class _Doc:
         return next(self.hits(rx, kinds), None)
 
     def evidence(self, found, limit: int = 3) -> list[tuple[int, str]]:
+        """Up to ``limit`` distinct (line, quote) pairs from the first matches (at most 64 are looked at:
+        thousands of matches on one megabyte-long line would otherwise each quote that line)."""
         out: list[tuple[int, str]] = []
-        for i, m in found:
+        for i, m in itertools.islice(found, 64):
             e = self.ev(i, m.start())
             if e not in out:
                 out.append(e)
@@ -171,7 +352,7 @@ class _Judge:
         specific, vague = [], []
         for i, m in self.d.hits(rx, kinds):
             text = self.d.plains[i]
-            a, _ = _sentence_bounds(text, m.start(), m.end())
+            a, _ = self.d.bounds(i, m.start(), m.end())
             lead = text[max(a, m.start() - 25):m.end()]
             (vague if vague_ctx and _vague(lead) else specific).append((i, m))
         return specific, vague
@@ -206,10 +387,9 @@ class _Judge:
 
     def _kv_context(self, i: int, m: re.Match[str]) -> bool:
         text = self.d.plains[i]
-        a, _ = _sentence_bounds(text, m.start(), m.end())
+        a, _ = self.d.bounds(i, m.start(), m.end())
         before = text[max(a, m.start() - 30):m.start()]
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        row = text[line_start:m.start()]
+        row = text[max(self.d.line_bounds(i, m.start())[0], m.start() - _SENTENCE_REACH):m.start()]
         if "|" in row and re.search(r"\|\s*kv", row, re.I):
             return True
         after = text[m.end():m.end() + 12]
@@ -245,7 +425,9 @@ class _Judge:
                             "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")
 
     def engine_revision(self) -> TextFinding:
-        near = _rx(r"\b(?:" + _ENGINES + r")(?:[\s(:=,\w-]{0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")")
+        # The filler between name and version may not cross another engine's name ("vLLM and SGLang 0.4").
+        near = _rx(r"\b(?:" + _ENGINES + r")(?:(?:(?!" + _ENGINES + r")[\s(:=,\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")"
+                   r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b))")
         image = _rx(r"\b(?:" + _ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + _ENGINES + r")\s*==\s*\d[\w.]*|"
                     r"\b(?:" + _ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
         declared = []
@@ -257,15 +439,29 @@ class _Judge:
         declared += list(self.d.hits(image))
         name = _rx(r"\b(?:" + _ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
         partial = [h for h in self.d.hits(name) if not re.match(r"(?i)vllm\s+bench", self.d.plains[h[0]][h[1].start():h[1].start() + 12])]
+        if declared:
+            # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
+            loose = [(i, m) for i, m in self._engine_mentions() if _vague_version(self.d.plains[i], m.start())]
+            if loose:
+                names = ", ".join(sorted({self.d.plains[i][m.start():m.end()] for i, m in loose}))
+                return TextFinding("engine_revision", "partial",
+                                   f"an engine's version is left open ('latest', 'nightly', ...): {names}",
+                                   self.d.evidence(loose + declared))
         return self._status("engine_revision", declared, partial, "engine name with version",
                             "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+    def _engine_mentions(self):
+        """Engine names in the text, less the benchmark client ('vllm bench')."""
+        engine_rx = _rx(r"\b(?:" + _ENGINES + r")\b")
+        return [(i, m) for i, m in self.d.hits(engine_rx)
+                if not re.match(r"(?i)vllm\s+bench", self.d.plains[i][m.start():m.start() + 12])]
 
     def launch_command(self) -> TextFinding:
         cmd = _rx(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
                   r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
                   r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
                   r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)|benchmark_(?:throughput|latency)\.py|"
-                  r"trtllm-bench\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
+                  r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
         declared = list(self.d.hits(cmd))
         flag_rx = _rx(r"(?<![\w-])--([a-z][\w-]+)")
         partial = [(i, m) for i, m in self.d.hits(flag_rx) if m.group(1).lower() not in _CLIENT_FLAGS]
@@ -279,16 +475,18 @@ class _Judge:
     def kernels(self) -> TextFinding:
         decl = _rx(r"flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|flashinfer|flashmla|xformers|\btriton\b|cutlass|"
                    r"\bmarlin\b|machete|cublas(?:lt)?|\baiter\b|composable[- ]kernel|VLLM_ATTENTION_BACKEND|attention[- _]backend|"
-                   r"\bmetal\s+backend|\bcuda\s+backend|\brocm\s+backend|\bvulkan\s+backend|-fa\s+1\b|flash_attn|deep_?gemm|"
+                   r"-fa\s+1\b|flash_attn|deep_?gemm|"
                    r"trtllm-gen|TORCH_SDPA|\bsdpa\b|exllama\s+kernels?|bitblas|fbgemm|\bhipblas")
-        part = _rx(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b")
+        part = _rx(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b|\b(?:metal|cuda|rocm|vulkan|sycl|cpu)\s+backend")
         return self._status("kernels", list(self.d.hits(decl)), list(self.d.hits(part)), "attention or GEMM kernel",
                             "kernels / attention backend named", "kernels mentioned only generically")
 
     def _gpu_counts(self):
         """(count, sku, block, match) for every GPU mention with a count."""
         out = []
-        count_before = _rx(r"(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + _GPU + r")")
+        # The count must be a word of its own: "NVIDIA H100" is not "a H100".
+        count_before = _rx(r"(?<![\w.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + _GPU + r")")
+        index_range = _rx(r"\bGPUs?\s+(\d+)\s*-\s*(\d+)\s*:\s*(?:nvidia\s+|amd\s+)?(" + _GPU + r")")
         count_after = _rx(r"(" + _GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*[x×]\s*(\d+)\b")
         gpus_n = _rx(r"\b(\d+)\s+(?:(" + _GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + _GPU + r")")
         words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
@@ -296,6 +494,10 @@ class _Judge:
             n = words.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else None)
             if n:
                 out.append((n, m.group(2).upper().replace(" ", ""), i, m))
+        for i, m in self.d.hits(index_range):  # collect_env / nvidia-smi style "GPU 0-1: NVIDIA H100"
+            a, b = int(m.group(1)), int(m.group(2))
+            if b >= a:
+                out.append((b - a + 1, m.group(3).upper().replace(" ", ""), i, m))
         for i, m in self.d.hits(count_after):
             out.append((int(m.group(2)), m.group(1).upper().replace(" ", ""), i, m))
         for i, m in self.d.hits(gpus_n):
@@ -310,6 +512,11 @@ class _Judge:
                        r"Mac\s+(?:Studio|Pro|mini|Book\s+\w+)\s+M[1-4]|\bM[1-4]\s+(?:Max|Ultra)\b|v\d[ep]?-\d+\b")
         declared = [(i, m) for _, _, i, m in counted] + list(self.d.hits(instance))
         skus = list(self.d.hits(_GPU_RX))
+        if not declared and skus:
+            # A named SKU with a tensor-parallel degree ("H100 SXM GPUs ... with TP4") gives the count.
+            tp = self.d.first(_TP_RX)
+            if tp:
+                declared = [skus[0], tp]
         partial = skus + list(self.d.hits(_rx(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance")))
         finding = self._status("hardware", declared, partial, "accelerator SKU and count",
                                "accelerator SKU and count stated", "hardware named without SKU or count")
@@ -336,7 +543,7 @@ class _Judge:
             if len(values) > 1:
                 items = ev[key] + ev.get("GPU", [])
                 return (f"{key} count given as {', '.join(str(v) for v in sorted(values))}", self.d.evidence(items, 4))
-        tp = _rx(r"(?:--tensor-parallel-size|--tp(?:-size)?|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|\bTP\s*=?\s*(\d+)\b")
+        tp = _TP_RX
         counts = {n for n, *_ in counted}
         if counts:
             for i, m in self.d.hits(tp):
@@ -355,13 +562,15 @@ class _Judge:
                  r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
         kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=]\s*(\d[\d,]*)")
         prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
-        out_words = re.compile(r"output|completion|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer", re.I)
-        done_words = re.compile(r"complet|generated|produced|actual|observed|\bmean\b|median|average|\bavg\b|\bp\d\d\b", re.I)
-        cap_words = re.compile(r"\bmax|capped|\bcap\b|limit|up\s+to|budget|at\s+most", re.I)
+        out_words = re.compile(r"output|completion|complete[sd]\b|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer|"
+                               r"(?<!prompt\s)\beval\s+count|\bwr[io]te\b|\bwritten\b", re.I)
+        done_words = re.compile(r"complet|generated|produced|actual|observed|\bmean\b|median|average|\bavg\b|\bp\d\d?\b|checked|verified|"
+                                r"(?:all|every)\s+(?:outputs?|completions?|responses?|requests?)\s+(?:are|were|is|was|had|have)\b|eval\s+count|\bwr[io]te\b", re.I)
+        cap_words = re.compile(r"\bmax|capped|\bcap\b|limit|up\s+to|budget|at\s+most|fewer\s+than|less\s+than|under\b|below|[<≤]", re.I)
         spans = []
         for i, m in self.d.hits(rx):
             text = self.d.plains[i]
-            a, b = _sentence_bounds(text, m.start(), m.end())
+            a, b = self.d.bounds(i, m.start(), m.end())
             label = (m.group(3) or "") + " " + (m.group(4) or "")
             before = text[max(a, m.start() - 45):m.start()]
             after = text[m.end():min(b, m.end() + 16)]
@@ -385,7 +594,8 @@ class _Judge:
             if kind == "output":
                 sub = "completed" if done_words.search(before[-40:] + " " + after) or "generated" in label.lower() else "requested"
             spans.append({"kind": kind, "sub": sub, "value": value, "vague": _vague(before[-20:] + m.group(0)),
-                          "cap": bool(cap_words.search(before[-30:])), "hit": (i, m), "ctx": ctx})
+                          "cap": bool(cap_words.search(before[-30:])), "hit": (i, m), "ctx": ctx,
+                          "capacity": self._capacity_sentence(text[a:b])})
         for i, m in self.d.hits(kv):
             kind = "prompt" if m.group(2).lower() in ("input", "prompt") else "output"
             sub = None
@@ -401,10 +611,15 @@ class _Judge:
     def prompt_length(self) -> TextFinding:
         flags = _rx(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
                     r"(?<![\w-])-p)\s*[=: ]\s*\d+|" + self._IN_OUT + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
-        spans = [s for s in self._token_spans() if s["kind"] == "prompt"]
-        declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not s["vague"]]
-        partial = [s["hit"] for s in spans if s["vague"]]
-        partial += list(self.d.hits(_rx(r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
+        # A bound ("fewer than 4,096 prompt tokens", "up to 8k") is not a length; a context size in a
+        # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
+        spans = [s for s in self._token_spans() if s["kind"] == "prompt" and not s.get("capacity")]
+        declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not (s["vague"] or s["cap"])]
+        partial = [s["hit"] for s in spans if s["vague"] or s["cap"]]
+        partial += list(self.d.hits(_rx(r"\bISL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
+        partial += list(self.d.hits(_rx(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
+                                        r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
+                                        r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
                                         r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)")))
         return self._status("prompt_length", declared, partial, "prompt length in tokens",
                             "prompt length stated in tokens", "prompt length vague or only the dataset is named")
@@ -414,9 +629,11 @@ class _Judge:
                     r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict|(?<![\w-])-n)\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
                     r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT)
         spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "requested"]
-        declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not s["vague"]]
+        capped = _rx(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
+                     r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
+        declared = list(self.d.hits(flags)) + list(self.d.hits(capped)) + [s["hit"] for s in spans if not s["vague"]]
         partial = [s["hit"] for s in spans if s["vague"]]
-        partial += list(self.d.hits(_rx(r"(?:short|long)\s+(?:outputs|replies|responses|completions)")))
+        partial += list(self.d.hits(_rx(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
         return self._status("output_length_requested", declared, partial, "requested output length (max_tokens)",
                             "requested output length stated", "requested output length vague")
 
@@ -432,14 +649,22 @@ class _Judge:
 
     def request_count(self) -> TextFinding:
         flags = _rx(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request_count\s*[=:]\s*\d+|"
-                    r"Successful\s+requests:\s*\d+|\b\d[\d,]*\s+repetitions\b")
+                    r"Successful\s+requests:\s*\d+|\b\d[\d,]*\s+repetitions\b|"
+                    r"(?<![\w.])\d[\d,]*-(?:request|prompt|sample|query|conversation)\b")
         nreq = _rx(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats)\b")
         declared = list(self.d.hits(flags))
+        times = _rx(r"\b(?:\d+|two|three|four|five|six|ten|twenty)\s+times\b(?!\s+(?:the|more|faster|slower|higher|lower|as|better|"
+                    r"worse|less|fewer|larger|smaller|over))")
+        declared += [(i, m) for i, m in self.d.hits(times)
+                     if re.search(r"\b(?:ran|run|repeated|executed|measured|sent|issued)\b", self.d.window(i, m, 200, 0), re.I)]
         for i, m in self.d.hits(nreq):
             win = self.d.window(i, m, 25, 12).lower()
             if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|of\s+\d", win):
                 continue
             if re.search(r"^\d[\d,]*\s+warm", m.group(0).lower()):
+                continue
+            if re.search(r"(?:drawn|sampled|chosen|picked|selected)\s+(?:at\s+random\s+)?from\s+(?:a\s+(?:pool|set)\s+of\s+)?$|pool\s+of\s+$|out\s+of\s+$",
+                         self.d.plains[i][max(0, m.start() - 40):m.start()], re.I):
                 continue
             declared.append((i, m))
         partial = list(self.d.hits(_rx(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
@@ -447,13 +672,17 @@ class _Judge:
                             "request count stated", "request count vague")
 
     def _capacity_sentence(self, text: str) -> bool:
-        return bool(re.search(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|maximum|\bmax\b|\bup\s+to\b|could|would", text, re.I))
+        return bool(re.search(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|could|would|"
+                              r"(?<![-\w])max(?:imum)?[ _](?:concurrency|batch|users|sequences|requests|sessions)|"
+                              r"\bup\s+to\s+\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
+                              r"configured\s+(?:with|for|to)|max[-_ ]model[-_ ]len|max[-_ ]num[-_ ]seqs|max_seq_len", text, re.I))
 
     def concurrency(self) -> TextFinding:
-        rx = _rx(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?\d|"
+        rx = _rx(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?(?:\d|inf\b)|"
                  r"(?:poisson|arrivals?)\b[^.\n]{0,20}?\d+(?:\.\d+)?\s*(?:req|requests?|qps|rps)|\b\d+(?:\.\d+)?\s*(?:QPS|RPS)\b|"
-                 r"concurrency\s*(?:of\s*|[=:]\s*|level\s+)?\d+|\bconc\s*[=:]\s*\d|\b\d+\s+concurrent\b|"
-                 r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]size\s*(?:of\s*|[=:]\s*)?\d+|"
+                 r"concurrency\s*(?:of\s*|[=:]\s*|levels?\s+)?\d+|\bconc\s*[=:]\s*\d|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
+                 r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
+                 r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
                  r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
                  r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
         declared = []
@@ -463,7 +692,7 @@ class _Judge:
             declared.append((i, m))
         for i, block in enumerate(self.d.w.blocks):
             if block.kind == "table":
-                header = self.d.plains[i].split("\n", 1)[0]
+                header = self.d.header(i)
                 mm = re.search(r"concurrency|batch\s*size|\busers\b|\bQPS\b|request\s+rate", header, re.I)
                 if mm:
                     declared.append((i, mm))
@@ -480,24 +709,27 @@ class _Judge:
 
     def stopping(self) -> TextFinding:
         rx = _rx(r"ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
-                 r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|early\s+stop")
-        return self._status("stopping", list(self.d.hits(rx)), [], "stopping behaviour (EOS / ignore_eos / stop strings)",
-                            "stopping behaviour stated", "")
+                 r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop")
+        implied = _rx(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
+        return self._status("stopping", list(self.d.hits(rx)), list(self.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
+                            "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")
 
     # -------------------------------------------------------------- state
     def _cache_mentions(self):
-        return list(self.d.hits(_rx(r"prefix[- ]cach\w*|prompt\s+cach\w*|radix\s+cache|kv\s+(?:cache\s+)?reuse|cache\s+hits?|"
+        return list(self.d.hits(_rx(r"prefix[- ]cach\w*|prompt\s+cach\w*|radix\s+cache|kv[\s_-]+(?:cache[\s_-]+)?reuse|cache\s+hits?|"
                                    r"warm\s+(?:cache|prefix)|cold\s+cache|cached\s+prefix|\bAPC\b|context\s+caching|"
                                    r"enable[-_]prefix[-_]caching|disable[-_]radix[-_]cache")))
 
     def _cache_disabled(self):
         return list(self.d.hits(_rx(r"--no-enable-prefix-caching|--disable-radix-cache|enable_prefix_caching\s*=\s*False|"
-                                    r"(?:prefix|prompt)[- ]cach\w*\s+(?:is\s+|was\s+|were\s+)?(?:disabled|off|turned\s+off)|"
+                                    r"(?:prefix|prompt)[- ]cach\w*(?:(?!enabled|\bon\b|\bbut\b|\bwhile\b)[^.;|]){0,100}?"
+                                    r"\b(?:disabled|off|turned\s+off|not\s+(?:used|enabled)|disallowed)\b|"
+                                    r"kv[-_ ]cache[-_ ]reuse\W{0,3}\s*[:=]\s*false|"
                                     r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach")))
 
     def prefix_cache_state(self) -> TextFinding:
         state_words = re.compile(r"disabled|\boff\b|enabled|\bon\b|cold|warm|reset|flush|clear|hit\s+rate|hits?\b|second\s+(?:pass|run)|"
-                                 r"first\s+(?:pass|run)|turned", re.I)
+                                 r"first\s+(?:pass|run)|turned|not\s+used|disallowed|[:=]\s*(?:false|true)\b", re.I)
         declared = self._cache_disabled()
         declared += list(self.d.hits(_rx(r"cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|reset_prefix_cache|"
                                          r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate")))
@@ -505,6 +737,9 @@ class _Judge:
         for i, m in self._cache_mentions():
             (declared if state_words.search(self.d.sentence(i, m)) and "enable-prefix" not in m.group(0).lower()
              else partial).append((i, m))
+        # A freshly (re)started server implies a cold cache without saying so.
+        partial += list(self.d.hits(_rx(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
+                                        r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted")))
         return self._status("prefix_cache_state", declared, partial, "prefix-cache state",
                             "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
 
@@ -516,7 +751,13 @@ class _Judge:
                  r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
                  r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
         part = _rx(r"warm(?:ed)?[- ]?up\w*")
-        return self._status("warmup", list(self.d.hits(rx)), list(self.d.hits(part)), "warm-up procedure or graph-capture state",
+        declared = list(self.d.hits(rx))
+        # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
+        verb = _rx(r"\bto\s+warm\b|\bwarm(?:ed|ing)\s+(?:the\s+)?(?:cache|server|engine|model|gpus?)\b")
+        declared += [(i, m) for i, m in self.d.hits(verb)
+                     if re.search(r"\d[\d,]*\s+(?:\w+\s+){0,2}(?:requests|queries|prompts|iterations|runs|passes|conversations)",
+                                  self.d.sentence(i, m), re.I)]
+        return self._status("warmup", declared, list(self.d.hits(part)), "warm-up procedure or graph-capture state",
                             "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
 
     def _has_ttft_figure(self):
@@ -535,7 +776,7 @@ class _Judge:
                  r"fresh\s+(?:random\s+)?seed|new\s+seed|cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)")
         declared = list(self.d.hits(rx)) + self._cache_disabled()
         part = _rx(r"sharegpt|mt-bench|alpaca|lmsys-chat|random\s+(?:dataset|prompts|synthetic)|synthetic\s+prompts|--dataset-name|"
-                   r"production\s+trace|\btrace\b|\bdataset\b")
+                   r"production\s+trace|\btrace\b|\bdataset\b|\blogs\b|replay\w*|(?:drawn|sampled)\s+from")
         return self._status("distinct_prefixes", declared, list(self.d.hits(part)), "statement on prefix distinctness",
                             "prefix sharing/distinctness stated", "prompt source named but not whether prefixes are distinct")
 
@@ -545,18 +786,27 @@ class _Judge:
                    r"percentiles?|min|max|CDF|histogram)\b|(±|\+/-)")
         lat_stats: dict[str, tuple] = {}
         other_stats: dict[str, tuple] = {}
-        for i, m in self.d.hits(stat):
+        for i, m in itertools.islice(self.d.hits(stat), 2000):  # bounded: a status is settled long before
             text = self.d.plains[i]
-            line_a = text.rfind("\n", 0, m.start()) + 1
-            line_b = text.find("\n", m.end())
-            line = text[line_a:line_b if line_b >= 0 else len(text)]
+            line = self.d.line_text(i, m.start(), m.end())
             is_table = self.d.w.blocks[i].kind == "table"
-            ctx = line + (" " + text.split("\n", 1)[0] if is_table else "")
+            ctx = line + (" " + self.d.header(i) if is_table else "")
+            a, _ = self.d.line_bounds(i, m.start())
+            header_like = not re.search(r"\d", re.sub(r"\bp\d{2}(?:\.\d+)?\b", "", line))
+            if (is_table and a == 0) or (not is_table and header_like and len(_COLUMN_GAP.findall(line)) >= 2):
+                # A column header: a self-describing cell ("TTFT p50 (ms)", "avg accept length") speaks for
+                # itself; a bare statistic ("p50") takes the row labels of the table (transposed layout).
+                cell = self._cell(line, m.start() - max(a, m.start() - _SENTENCE_REACH), is_table)
+                rest = re.sub(r"\b(?:p\d{2}(?:\.\d+)?|median|mean|average|avg|std\w*|min|max|ms|s)\b|[^A-Za-z]", " ", cell)
+                ctx = cell if (_LAT_KW.search(cell) or re.search(_RATE_UNIT, cell, re.I) or re.search(r"[A-Za-z]{3,}", rest)) \
+                    else self._row_labels(i, is_table)
             key = (m.group(1) or "std").lower()
             key = {"average": "mean", "averaged": "mean", "avg": "mean", "p50": "median", "stddev": "std",
                    "standard deviation": "std"}.get(key, key)
             if _LAT_KW.search(ctx) or (re.search(r"\bms\b", ctx) and not re.search(_RATE_UNIT, ctx, re.I)):
                 lat_stats.setdefault(key, (i, m))
+                if len(set(lat_stats) - {"percentiles"}) >= 2:
+                    break  # already a distribution; the rest cannot change the status
             elif re.search(_RATE_UNIT, ctx, re.I):
                 other_stats.setdefault(key, (i, m))
         per_req = list(self.d.hits(_rx(r"per[- ]request\s+(?:records|latenc\w+|data|results|traces?)|--save-detailed|"
@@ -570,6 +820,23 @@ class _Judge:
                                "a single latency statistic (or only throughput spread) is reported, not a distribution",
                                self.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
         return self._missing("latency_distributions", "latency percentile or per-request record")
+
+    @staticmethod
+    def _cell(line: str, col: int, is_table: bool) -> str:
+        """The table cell (or space-aligned column) of ``line`` that holds column ``col``."""
+        if is_table:
+            a = line.rfind("|", 0, col) + 1
+            b = line.find("|", col)
+            return line[a:b if b >= 0 else len(line)]
+        pieces = [(m.start(), m.end()) for m in re.finditer(r"\S+(?:\s\S+)*", line)]
+        return next((line[a:b] for a, b in pieces if a <= col < b), line)
+
+    def _row_labels(self, i: int, is_table: bool) -> str:
+        """First cell (or first space-aligned column) of every row of block i."""
+        rows = self.d.plains[i].split("\n")[1:]
+        if is_table:
+            return " ".join(r.strip().strip("|").split("|")[0] for r in rows)
+        return " ".join(re.split(r"\s{2,}", r.strip())[0] for r in rows)
 
     # -------------------------------------------------------------- speculative
     def speculative_used(self):
@@ -600,12 +867,17 @@ class _Judge:
                        r"(?:steps|passes|forward|calls)|target\s+(?:forward\s+passes|model\s+calls)[^.\n]{0,30}\d")
         rej_decl = _rx(r"reject\w*[^.\n|]{0,40}?\d|\d[\d,.]*\s*%?\s+(?:rejected|wasted|discarded)|wasted\s+(?:draft|compute|work)[^.\n]{0,30}\d")
         method = _rx(r"\bEAGLE\d?\b|\bMedusa\b|\bMTP\b|draft\s+(?:model|head)|n-?gram|speculative[-_ ]draft[-_ ]model")
+        # A table column of acceptance figures ("| avg accept length |" over numeric rows) reports them.
+        acc_cols = [(i, mm) for i, block in enumerate(self.d.w.blocks)
+                    if block.kind == "table" and _DIGIT.search(self.d.plains[i][len(self.d.header(i)):])
+                    and (mm := re.search(r"accept\w*\s+(?:rate|length|len|ratio)|\bAL\b|accepted\s+tokens", self.d.header(i), re.I))]
         return [
             self._status("spec_draft_tokens", list(self.d.hits(draft_decl)), list(self.d.hits(method)),
                          "draft token count", "draft tokens per step stated", "draft method named without the number of draft tokens"),
-            self._status("spec_acceptance", list(self.d.hits(acc_decl)), list(self.d.hits(_rx(r"accept\w*"))),
+            self._status("spec_acceptance", list(self.d.hits(acc_decl)) + acc_cols, list(self.d.hits(_rx(r"accept\w*"))),
                          "acceptance rate or length", "acceptance rate/length reported", "acceptance mentioned without figures"),
-            self._status("spec_verification", list(self.d.hits(ver_decl)), list(self.d.hits(_rx(r"verif\w*"))),
+            self._status("spec_verification", list(self.d.hits(ver_decl)),
+                         list(self.d.hits(_rx(r"verif\w*|target\s+(?:model\s+)?(?:forward\s+pass(?:es)?|forward|step)s?\b"))),
                          "target verification traffic", "verification traffic reported", "verification mentioned without figures"),
             self._status("spec_rejected_work", list(self.d.hits(rej_decl)), list(self.d.hits(_rx(r"reject\w*|wasted"))),
                          "rejected draft work", "rejected work reported", "rejected work mentioned without figures"),
@@ -616,8 +888,11 @@ class _Judge:
         rx = _rx(r"(?:median|mean|average|best|worst|geometric\s+mean|max|min)\s+(?:run\s+)?(?:of|over|across)\s+(?:the\s+)?(?:\d+|three|five|ten|all)\b|"
                  r"(?:over|across)\s+(?:all\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:runs|repetitions|trials|iterations|seeds)|"
                  r"percentiles?\s+(?:are\s+|were\s+)?computed\s+over|report\s+the\s+(?:median|mean|best|average|worst)|"
-                 r"aggregat\w+\s+(?:rule|over|across|by)|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)")
-        part = _rx(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs")
+                 r"aggregat(?:ed|ion|ing)\s+(?:rule|over|across|by)|aggregation\s+rule|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)|"
+                 r"\b(?:\d+|two|three|five|ten)\s+(?:times|runs|trials|repetitions)\b[^.\n]{0,80}?\b(?:median|mean|average|best|worst)\b|"
+                 r"\bthe\s+run\s+with\s+the\s+(?:median|best|worst|lowest|highest)")
+        # "aggregate across all requests" (an adjective: the throughput's scope) is not a rule for combining samples.
+        part = _rx(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs|\b(?:the\s+)?(?:mean|average)\s+(?:number|count|fraction|share)\s+of\b")
         return self._status("aggregation_rule", list(self.d.hits(rx)), list(self.d.hits(part)), "aggregation rule",
                             "aggregation over samples/runs stated", "averaging mentioned without saying over what")
 
@@ -627,7 +902,13 @@ class _Judge:
                  r"(?:excluded|dropped|discarded|removed)\s+\d|\d[\d,]*\s+(?:of\s+[\d,]+\s+)?(?:requests?\s+)?(?:failed|errored|timed\s+out)|"
                  r"(?:failed|errored|timed\s+out)\b[^.\n]{0,30}\d|(?:Successful|Failed)\s+requests:\s*\d+|"
                  r"all\s+\d[\d,]*\s+requests\s+(?:completed|succeeded)|stay\s+in\s+the\s+denominator|no\s+(?:failures|errors)|"
-                 r"excluded\s+from\s+(?:the\s+)?results|error\s+rate\s*[:=]?\s*\d")
+                 r"excluded\s+from\s+(?:the\s+)?results|error\s+rate\s*[:=]?\s*\d|"
+                 r"no\s+(?:requests?\s+|samples?\s+|runs?\s+)?(?:failed|errored|timed\s+out|errors|failures|timeouts)\b|"
+                 r"(?:every|all)\s+(?:valid\s+)?(?:requests?|samples?)\b[^.\n]{0,40}?\b(?:is|are|was|were)\s+kept|"
+                 r"(?:discard(?:ed)?|dropped|excluded)\s+(?:them|those|these)|(?:sent|issued|run)\s+first\s+and\s+discarded|"
+                 r"(?:these|they|those|which)\s+(?:are|were)\s+(?:not\s+counted|discarded|excluded|dropped)|"
+                 r"(?:first|initial|warm[- ]?up)\s+(?:\w+\s+){0,2}(?:was|were|is|are)\s+(?:discarded|dropped|excluded|not\s+counted)|"
+                 r"counted\s+as\s+(?:failures|failed|errors)")
         part = _rx(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                    r"\bexclud\w+|\bfailed\s+requests")
         return self._status("exclusions", list(self.d.hits(rx)), list(self.d.hits(part)), "statement on excluded or failed samples",
@@ -638,33 +919,29 @@ class _Judge:
         """Latency, decode-rate, throughput and goodput figures (block, match)."""
         if "figs" in self._cache:
             return self._cache["figs"]
-        lat, tpot, rate, req = [], [], [], []
-        for i, block in enumerate(self.d.w.blocks):
-            text = self.d.plains[i]
-            if not re.search(r"\d", text):
-                continue
-            lat += [(i, m) for m in _LAT_KW.finditer(text)]
-            tpot += [(i, m) for m in _TPOT_KW.finditer(text)]
-            for m in _RATE_FIG.finditer(text):
-                rate.append((i, m))
-            for m in _REQ_RATE_FIG.finditer(text):
-                req.append((i, m))
+        numeric = {i for i, text in enumerate(self.d.plains) if _DIGIT.search(text)}
+        lat, tpot, rate, req = ([h for h in self.d.hits(rx) if h[0] in numeric]
+                                for rx in (_LAT_KW, _TPOT_KW, _RATE_FIG, _REQ_RATE_FIG))
         figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(self.d.hits(_GOODPUT))}
         self._cache["figs"] = figs
         return figs
 
     def _decode_rates(self):
         """Token-rate figures that measure generation (not prefill/input/total)."""
+        if "decode" in self._cache:
+            return self._cache["decode"]
         out = []
+        prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", re.I)
+        decode = re.compile(r"output|generat|decode|\btg\d+", re.I)
+        verdict: dict[str, bool] = {}  # the same line is judged once, however many figures it holds
         for i, m in self._figures()["rate"]:
-            text = self.d.plains[i]
-            line_a = text.rfind("\n", 0, m.start()) + 1
-            line_b = text.find("\n", m.end())
-            line = text[line_a:line_b if line_b >= 0 else len(text)]
-            if re.search(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", line, re.I) and not re.search(
-                    r"output|generat|decode|\btg\d+", line, re.I):
+            line = self.d.line_text(i, m.start(), m.end())
+            if line not in verdict:
+                verdict[line] = bool(prefill.search(line)) and not decode.search(line)
+            if verdict[line]:
                 continue
             out.append((i, m))
+        self._cache["decode"] = out
         return out
 
     def _tool_named(self):
@@ -674,7 +951,8 @@ class _Judge:
         f = self._figures()
         if not (f["lat"] or f["rate"] or f["goodput"]):
             return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
-        rx = _rx(r"(?:measured|observed|timed|recorded|taken)\s+(?:at|on|by|from|in)\s+(?:the\s+)?(?:benchmark\s+)?(?:client|server|load\s+generator|engine|gateway|proxy)|"
+        rx = _rx(r"(?:measured?|measures|observed|timed|recorded|taken)\s+(?:at|on|by|from|in)\s+(?:the\s+|our\s+|a\s+|each\s+)?(?:[\w-]+\s+){0,2}?"
+                 r"(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
                  r"client[- ]side|server[- ]side|at\s+the\s+(?:benchmark\s+)?client|from\s+the\s+client|client[- ]observed|observation\s+point|"
                  r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process")
         hit = self.d.first(rx) or self._tool_named()
@@ -687,6 +965,13 @@ class _Judge:
     def tpot_definition(self) -> TextFinding:
         tpots = [h for h in self._figures()["tpot"] if not re.match(r"(?i)itl|inter", h[1].group(0))]
         if not tpots:
+            # GenAI-Perf/AIPerf call (E2E - TTFT) / (output tokens - 1) "ITL": with that client named, its ITL is a
+            # per-output-token figure whose definition the client fixes.
+            itl = [h for h in self._figures()["tpot"] if re.match(r"(?i)itl|inter", h[1].group(0))]
+            client = self.d.first(_rx(r"genai-perf|\baiperf\b"))
+            if itl and client:
+                return TextFinding("tpot_definition", "ok", "ITL here is the named client's per-output-token latency "
+                                   "((E2E - TTFT) / (output tokens - 1))", self.d.evidence([client] + itl[:1]))
             return TextFinding("tpot_definition", "not_applicable", "no TPOT or ms-per-token figure reported")
         bad = _rx(r"TPOT\s*\(\s*(?:ITL|inter[- ]token\s+latency)\s*\)|(?:ITL|inter[- ]token\s+latency)\s*\(\s*TPOT\s*\)|"
                   r"TPOT\s*(?:,\s*)?(?:also\s+called|a\.k\.a\.?|aka|i\.e\.|or)\s+(?:ITL|inter[- ]token)|"
@@ -711,19 +996,28 @@ class _Judge:
         figs += f["goodput"]
         if not figs:
             return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decode|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d", re.I)
+        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decode|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+                              r"\beval\s+(?:rate|count|duration)", re.I)
         unlabeled = []
         for i, m in figs:
             text = self.d.plains[i]
-            a, b = _sentence_bounds(text, m.start(), m.end())
+            a, b = self.d.bounds(i, m.start(), m.end())
             ctx = text[a:b]
             if self.d.w.blocks[i].kind == "table":
-                ctx += " " + text.split("\n", 1)[0]
+                ctx += " " + self.d.header(i)
             title = self.d.w.title or ""
             if not basis_rx.search(ctx) and not (self.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
                 unlabeled.append((i, m))
+        # The same figure labelled elsewhere ("decodes at 209 tok/s" in the title, "= 209 tokens/s" in the derivation)
+        # is labelled.
+        value = lambda m: (re.match(r"\d[\d,]*(?:\.\d+)?", m.group(0)) or m).group(0).replace(",", "")
+        unlabeled_ids = {id(m) for _, m in unlabeled}
+        labelled_values = {value(m) for _, m in figs if id(m) not in unlabeled_ids and m.group(0)[:1].isdigit()}
+        unlabeled = [(i, m) for i, m in unlabeled if not (m.group(0)[:1].isdigit() and value(m) in labelled_values)]
         requests_only = all(re.search(r"req|goodput|request", m.group(0), re.I) for _, m in figs)
-        scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream)|/\s*(?:gpu|user)\b|single\s+(?:user|session|chat\s+session|request|stream)|"
+        scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|/\s*(?:gpu|user|node)\b|"
+                                 r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
+                                 r"single\s+(?:user|session|chat\s+session|request|stream)|"
                                  r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
             or self._tool_named()
         if unlabeled:
@@ -751,7 +1045,7 @@ class _Judge:
         if not mentions:
             return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
         disabled = self._cache_disabled()
-        enabled = [h for h in mentions if h not in disabled and not self._in(disabled, h)]
+        enabled = [h for h in mentions if not self._in(disabled, h)]
         label = _rx(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
                     r"(?:cold|warm)[- ](?:cache|prefix|run|pass)")
         title = self.d.w.title or ""
@@ -776,10 +1070,14 @@ class _Judge:
 
     @staticmethod
     def _in(hits, h) -> bool:
-        return any(i == h[0] and m.start() <= h[1].start() < m.end() + 5 for i, m in hits)
+        """Whether match h starts inside (or within 5 characters after) one of ``hits`` in the same block."""
+        return any(i == h[0] and m.start() <= h[1].start() < m.end() + 5 for i, m in hits if i == h[0])
 
     def steady_decode(self) -> TextFinding:
         rates = [h for h in self._figures()["tpot"] if not re.match(r"(?i)itl|inter", h[1].group(0))] + self._decode_rates()
+        if not rates:
+            # ITL percentiles are per-token decode figures too when nothing else measures decode.
+            rates = [h for h in self._figures()["tpot"] if re.match(r"(?i)itl|inter", h[1].group(0))]
         if not rates:
             return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
         spans = [s for s in self._token_spans() if s["kind"] == "output"]
@@ -819,16 +1117,24 @@ class _Judge:
                   r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+)?\d|"
                   r"supports?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
                   r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
-        found = [h for h in self.d.hits(cap, kinds=("paragraph", "list_item", "heading", "quote", "table"))]
+        prose = ("paragraph", "list_item", "heading", "quote")
+        misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:chat\s+)?(?:users|requests|sessions|customers|conversations)|"
+                      r"in\s+practice|users\s+at\s+full|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
+        found = [h for h in self.d.hits(cap, kinds=prose + ("table",))]
         code_cap = [h for h in self.d.hits(cap, kinds=("code",))]
+        if not found:
+            # A capacity flag quoted in prose is only a flag, unless the same paragraph reads it as served load
+            # ("configured with --max-model-len 131072 and --max-num-seqs 50, each node serves 50 users").
+            flags = list(self.d.hits(_rx(r"--max-model-len[\s=]+\d|--max-num-seqs[\s=]+\d|max_seq_len\s*[=:]?\s*\d|"
+                                         r"max_num_seqs\s*[=:]\s*\d|--max-batch-size[\s=]+\d"), kinds=prose))
+            if {i for i, _ in flags} & {i for i, _ in self.d.hits(misread, kinds=prose)}:
+                found = flags
         if not found:
             if code_cap and self.d.first(_rx(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
                 found = code_cap
             else:
                 return TextFinding("capacity_vs_workload", "not_applicable",
                                    "no capacity figure is discussed (max-model-len only as a flag, if at all)")
-        misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:chat\s+)?(?:users|requests|sessions|customers|conversations)|"
-                      r"in\s+practice|users\s+at\s+full|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
         bad = [(i, m) for i, m in self.d.hits(misread, kinds=("paragraph", "list_item", "heading", "quote"))
                if any(j == i for j, _ in found) or any(abs(j - i) <= 1 for j, _ in found + code_cap)]
         if bad:
@@ -846,12 +1152,12 @@ class _Judge:
             return self._cache["cmp"]
         rx = _rx(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
                  r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
-                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\b(?:baseline|reference)\s*(?:\(|:)")
+                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
         hits = list(self.d.hits(rx))
         for i, block in enumerate(self.d.w.blocks):
             if block.kind == "table":
-                header = self.d.plains[i].split("\n", 1)[0]
-                if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|backend|method|mode|dtype|"
+                header = self.d.header(i)
+                if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
                              r"precision|quantization|hardware|gpu)\b", header, re.I) or re.search(r"stack\s+[ab]\b", header, re.I):
                     hits.append((i, re.search(r"\S", header)))
         self._cache["cmp"] = hits
@@ -861,18 +1167,13 @@ class _Judge:
         cmp_hits = self._comparison()
         if not cmp_hits:
             return TextFinding("stack_comparison", "not_applicable", "nothing is compared")
-        engine_rx = _rx(r"\b(?:" + _ENGINES + r")\b")
-        engines = {re.sub(r"[\s-]", "", m.group(0).lower()) for i, m in self.d.hits(engine_rx)
-                   if not re.match(r"(?i)vllm\s+bench", self.d.plains[i][m.start():m.start() + 12])}
-        engines = {{"trtllm": "tensorrtllm", "textgenerationinference": "tgi"}.get(e, e) for e in engines}
+        engines = {_engine_key(m.group(0)) for _, m in self._engine_mentions()}
         against = self.d.first(_rx(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + _ENGINES + r")\b"))
         gpus = {re.sub(r"(?i)^(nvidia|amd|instinct)\s+", "", m.group(0)).upper().replace(" ", "") for _, m in self.d.hits(_GPU_RX)}
         engine_or_hw = len(engines) >= 2 or len(gpus) >= 2 or against is not None
         weight, kv = self._formats()
-        norm = lambda m: re.sub(r"^(?:fp8)?e[45]m[23](?:fn)?$|^fp8e[45]m[23](?:fn)?$", "fp8", re.sub(r"[_-]", "", m.group(0).lower())
-                                                                                   ).replace("bfloat16", "bf16").replace("float16", "fp16").replace("f16", "fp16").replace("fpfp16", "fp16")
-        wf = {norm(m) for _, m in weight}
-        kf = {norm(m) for _, m in kv}
+        wf = _format_classes(m.group(0) for _, m in weight)
+        kf = _format_classes(m.group(0) for _, m in kv)
         kernels = {m.group(0).lower() for _, m in self.d.hits(_rx(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\btriton\b|xformers|aiter|cutlass|marlin"))}
         changes = []
         if len(wf) >= 2:
@@ -890,8 +1191,10 @@ class _Judge:
         single = self.d.first(_rx(r"only\s+(?:the\s+)?(?:\S+\s+){0,3}(?:variable|difference|change|thing)|the\s+only\s+(?:variable|difference|change)|"
                                   r"only\s+the\s+[\w.-]+\s+(?:\w+\s+)?changed|everything\s+else\s+(?:is\s+|was\s+)?(?:identical|the\s+same|unchanged|held\s+constant)|"
                                   r"all\s+(?:other\s+)?(?:settings|knobs|parameters|flags)\s+(?:are\s+|were\s+)?(?:identical|the\s+same|unchanged)|"
-                                  r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|single[- ]variable|held\s+constant|"
-                                  r"identical\s+(?:stack|settings|configuration)"))
+                                  r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|same\s+(?:\d+\s+)?(?:nodes?|gpus?|cluster|servers?)\b|single[- ]variable|held\s+constant|"
+                                  r"identical\s+(?:stack|settings|configuration)|"
+                                  r"\bboth\s+(?:\w+\s+){0,2}(?:run|ran|use|used|loaded|served?)\s+(?:the\s+same\b|\S+\s+\S*\d)|"
+                                  r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b"))
         ev_cmp = self.d.evidence(([against] if against else []) + cmp_hits[:2])
         if engine_or_hw and changes:
             return TextFinding("stack_comparison", "violation",
@@ -910,12 +1213,18 @@ class _Judge:
             return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
         prose = ("paragraph", "list_item", "heading", "quote", "table")
         peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|\bpeak\b|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
-                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:/|divided|so\b)|\bsynthetic\s+acceptance|simulated\s+acceptance")
+                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\bsynthetic\s+acceptance|simulated\s+acceptance|"
+                   # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
+                   r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)")
         labelled = _rx(r"\bceiling\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                        r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
         claim = _rx(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
                     r"in\s+practice|real[- ]world|our\s+service|every\s+customer|customers")
-        peaks = list(self.d.hits(peak, prose))
+        # "up to 3.0x at 64 users" names the measured operating point of a sweep: a measurement, not a peak claim.
+        pinned = re.compile(r"\bat\s+(?:(?:a\s+)?(?:concurrency|batch(?:\s+size)?|bs|QPS|rate|N)\s*(?:of\s*|=\s*)?\d|"
+                            r"\d[\d,]*\s+(?:concurrent\s+)?(?:users|requests|clients|sessions|streams|QPS|req/s))", re.I)
+        peaks = [(i, m) for i, m in self.d.hits(peak, prose)
+                 if not (m.group(0).lower().startswith("up") and pinned.search(self.d.sentence(i, m)))]
         if capacity.status == "violation":
             return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
                                capacity.evidence)
@@ -931,6 +1240,38 @@ class _Judge:
                                self.d.evidence(peaks[:2]))
         return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
                            self.d.evidence((f["lat"] + f["rate"])[:1]))
+
+
+_FORMAT_CLASS = [
+    (r"bf16|bfloat16", "bf16"), (r"fp16|float16|f16", "fp16"), (r"fp32|float32", "fp32"),
+    (r"fp8\w*|e4m3\w*|e5m2", "fp8"), (r"int8", "int8"), (r"int4|awq|gptq|w4a16|w4a8|nf4|bitsandbytes", "int4"),
+    (r"nvfp4", "nvfp4"), (r"mxfp4", "mxfp4"), (r"fp4", "fp4"), (r"q(\d)_.*", r"gguf-q\1"), (r"(\d+(?:\.\d+)?)\s?bpw", r"exl2-\1bpw"),
+]
+# Scheme or container words that qualify a format rather than name one: "FP8 (W8A8)", "GGUF Q4_K_M", "INT8 SmoothQuant".
+_FORMAT_QUALIFIERS = {"w8a8": "int8", "gguf": None, "exl2": None, "smoothquant": "int8"}
+
+
+def _format_classes(names) -> set[str]:
+    """Distinct precisions among format mentions (aliases and qualifiers folded)."""
+    out: set[str] = set()
+    qualifiers: set[str] = set()
+    for name in names:
+        key = re.sub(r"[_-]", "", name.lower()) if not re.match(r"(?i)q\d_", name) else name.lower()
+        if key in _FORMAT_QUALIFIERS:
+            qualifiers.add(key)
+            continue
+        for rx, cls in _FORMAT_CLASS:
+            if re.fullmatch(rx, key):
+                out.add(re.sub(rx, cls, key) if "\\" in cls else cls)
+                break
+        else:
+            out.add(key)
+    if "fp4" in out and out & {"nvfp4", "mxfp4"}:
+        out.discard("fp4")
+    for q in qualifiers:  # a qualifier alone still names a format
+        if not out and _FORMAT_QUALIFIERS[q]:
+            out.add(_FORMAT_QUALIFIERS[q])
+    return out
 
 
 def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str]]:

@@ -21,6 +21,7 @@ __all__ = ["Block", "Hit", "Writeup", "parse_writeup"]
 BlockKind = Literal["heading", "paragraph", "list_item", "table", "code", "html", "quote"]
 
 _MARKUP = re.compile(r"[*`]")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class Block(BaseModel):
@@ -108,8 +109,13 @@ def parse_writeup(text: str) -> Writeup:
     """
     from markdown_it import MarkdownIt
 
-    lines = text.splitlines()
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    # Split exactly where markdown-it does (\r\n, \r, \n), not with str.splitlines(), which also breaks on
+    # \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029 and would shift every later line number.
+    lines = _NEWLINE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    # Block structure only: the inline pass (emphasis, links) is not needed and dominates parse time.
+    tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(text)
     blocks: list[Block] = []
     section = "(top)"
     title: str | None = None
