@@ -43,8 +43,8 @@ def test_gpu_catalog_values_are_dense_and_sourced():
     h100 = lookup_gpu("H100")
     # 81,559 MiB x 1,048,576 = 85,520,809,984 B (nvidia-smi)
     assert h100.memory.bytes == 85_520_809_984
-    # dense BF16 989 TFLOPS, FP8 1,979 (the sparse figures are 1,979 / 3,958)
-    assert h100.dense_tflops["bf16"].value == 989 and h100.dense_tflops["fp8"].value == 1979
+    # dense BF16 132 SMs x 4,096 FLOP/clk x 1,830 MHz = 989.4 TFLOPS, FP8 1,978.9 (the sparse figures are 1,979 / 3,958)
+    assert h100.dense_tflops["bf16"].value == 989.4 and h100.dense_tflops["fp8"].value == 1978.9
     for g in gpu_catalog():
         assert g.memory.source and g.bandwidth_tb_s.source and g.interconnect.source
         for v in g.dense_tflops.values():
@@ -312,8 +312,8 @@ def test_decode_and_prefill_ceilings_llama_3_1_70b_fp8_tp4():
     #         + 80 x 2 x 64 x (128 + 128) x 32,768 x 32,769 / 2   (causal: sum of i for i = 1..32,768)
     flops = 2 * (70_553_706_496 - 2 * 1_050_673_152) * 32768 + 2 * 1_050_673_152 + 80 * 2 * 64 * 256 * (32768 * 32769 // 2)
     assert p.flops == flops
-    # time >= FLOPs / (4 x 1,979e12 fp8 dense)
-    assert p.time_s == pytest.approx(flops / (4 * 1979e12)) and p.compute_dtype == "fp8"
+    # time >= FLOPs / (4 x 1,978.9e12 fp8 dense)
+    assert p.time_s == pytest.approx(flops / (4 * 1978.9e12)) and p.compute_dtype == "fp8"
 
 
 def test_moe_decode_counts_expected_distinct_experts():

@@ -255,6 +255,7 @@ class DecodeCeiling(BaseModel):
     tokens_per_s_per_sequence_at_efficiency: float
     tokens_per_s_aggregate_at_efficiency: float
     bandwidth_efficiency: float
+    compute_efficiency: float = Field(description="Share of dense peak assumed for the compute side of the estimate")
     formula: str
     evidence: Evidence = "ceiling"
 
@@ -959,10 +960,10 @@ def _decode_ceiling(dep: _Deployment, request: SizingRequest, gpu: GPUSpec, weig
         tokens_per_s_per_sequence=1 / step, tokens_per_s_aggregate=seqs * dep.dp / step,
         tokens_per_s_per_sequence_at_efficiency=1 / step_eff,
         tokens_per_s_aggregate_at_efficiency=seqs * dep.dp / step_eff,
-        bandwidth_efficiency=request.bandwidth_efficiency,
+        bandwidth_efficiency=request.bandwidth_efficiency, compute_efficiency=request.compute_efficiency,
         formula=("step >= sum over pipeline stages of (weights read + resident KV and state read) per GPU / "
                  f"{gpu.bandwidth_tb_s.value} TB/s; weights read = non-expert weights (embedding excluded) + routed "
-                 "experts x E[distinct]/E; compute check 2 x active params x B / (TP x dense peak)"),
+                 "experts x E[distinct]/E; compute check (2 x active params + attention) x B / (TP x dense peak)"),
     )
 
 
@@ -988,10 +989,13 @@ def _ceilings(dep: _Deployment, fmt: WeightFormat, gpu: GPUSpec | None, request:
         return Ceilings(decode=None, prefill=None, notes=["no gpu given"])
     notes: list[str] = []
     seqs = dep.sequences_per_replica
-    distinct = _expected_distinct_experts(dep.arch, seqs)
+    # routed experts are split over max(TP, EP) GPUs, so one expert shard serves the tokens of max(TP, EP) / TP replicas
+    moe_tokens = seqs * math.ceil(max(dep.tp, dep.ep) / dep.tp)
+    distinct = _expected_distinct_experts(dep.arch, moe_tokens)
     if distinct is not None:
-        notes.append(f"MoE: expected distinct experts per layer at batch {seqs} = E(1-(1-k/E)^B) = {distinct:.2f} "
-                     f"of {dep.arch.experts}")
+        notes.append(f"MoE: expected distinct experts per layer at batch {moe_tokens} = E(1-(1-k/E)^B) = {distinct:.2f} "
+                     f"of {dep.arch.experts}" + (f" (B = {seqs} sequences x {moe_tokens // seqs} replicas sharing one "
+                                                 "expert-parallel group)" if moe_tokens != seqs else ""))
     peak, peak_note = _peak(gpu, fmt.compute)
     if peak_note:
         notes.append(peak_note)
@@ -1158,9 +1162,12 @@ def _render_ceilings(c: Ceilings) -> list[str]:
     lines = []
     if c.decode:
         d = c.decode
+        step_ms = max(d.memory_time_ms, d.compute_time_ms or 0.0)
+        at = f"{d.bandwidth_efficiency:.0%} bandwidth" + (
+            f" / {d.compute_efficiency:.0%} of dense peak" if d.compute_time_ms is not None else "")
         lines.append(f"ceiling decode: <= {d.tokens_per_s_per_sequence:,.1f} tok/s per sequence, <= "
-                     f"{d.tokens_per_s_aggregate:,.0f} tok/s aggregate ({d.bound}-bound, step >= {d.memory_time_ms:.2f} "
-                     f"ms); at {d.bandwidth_efficiency:.0%} bandwidth ~{d.tokens_per_s_per_sequence_at_efficiency:,.1f} / "
+                     f"{d.tokens_per_s_aggregate:,.0f} tok/s aggregate ({d.bound}-bound, step >= {step_ms:.2f} "
+                     f"ms); at {at} ~{d.tokens_per_s_per_sequence_at_efficiency:,.1f} / "
                      f"{d.tokens_per_s_aggregate_at_efficiency:,.0f} [ceiling]")
     if c.prefill:
         pf = c.prefill
