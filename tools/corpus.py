@@ -61,6 +61,12 @@ MIN_RELATIVE_SCORE = 0.2
 DISTINCT_PAGES_FIRST = 3
 """How many leading hits come from different pages (when that many pages match)."""
 
+GLOSSARY_PAGE_BOOST = 0.1
+"""Light page prior: each glossary term found in the query (up to two) raises its defining page's sections by this fraction."""
+
+TYPO_MIN_CHARS = 4
+"""Query words (stemmed) at least this long that the corpus and glossary never use are matched to a corpus word one edit away."""
+
 PAGE_ID = r"^[a-z0-9][a-z0-9-]{0,63}$"
 MAX_QUERY_CHARS = 1000
 
@@ -207,26 +213,56 @@ _WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _STOPWORDS = frozenset(
     """a an and are as at be been but by can could do does did for from had has have how i if in into is it
     its me my of on or our should so than that the their them then there these they this to us was we were
-    what when where which while who why will with would you your i'm it's vs about any some get""".split()
+    what when where which while who why will with would you your i'm it's vs about any some get
+    whats i've i'd i'll you're we're they're that's there's here's let's""".split()
 )
+_CLITIC = re.compile(r"'(?:s|re|ve|ll|d|m)$")
+_MODEL_PLURAL = re.compile(r"^[a-z]+\d+s$")
+_NUMBER_UNIT = re.compile(r"^(\d+(?:\.\d+)?)(gb|gib|mb|mib|tb|tib|ms|gbps)$")
+"""'16gb' and '16 GB' are one quantity: the number and the unit become two words (model sizes like 70b stay whole)."""
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
-    """A deliberately small stemmer: plural and a few verb endings, enough for BM25 recall."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 5 and word.endswith("ing"):
-        return word[:-3]
-    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+    """A deliberately small stemmer (plurals, -ing, -ed, final e), enough to join cache/caches/caching/cached."""
+    if len(word) <= 3 or not word.isalpha():
+        return word[:-1] if _MODEL_PLURAL.match(word) else word  # h100s -> h100
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes")):
+        word = word[:-2]
+    elif word.endswith("s") and (not word.endswith(("ss", "us", "is")) or word.endswith("pus")):  # gpus, cpus
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("eed"):
+            word = word[: -len(suffix)]
+            if word[-1] == word[-2] and word[-1] not in "lsz":  # running -> run, but prefill, pass stay
+                word = word[:-1]
+            break
+    if word.endswith("e") and len(word) > 3 and not word.endswith("ee"):
+        word = word[:-1]
     return word
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased, stemmed words without stopwords; digits and dotted versions kept (p99, fp8, 3.1)."""
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    """Lower-cased, stemmed words without stopwords; digits and dotted versions kept (p99, fp8, 3.1).
+
+    Contractions and possessives lose their clitic ("vendor's" -> vendor, "doesn't" is a stopword), and a
+    number glued to a memory or time unit is split ("80gb" -> 80 gb) to match how the pages write it.
+    """
+    words: list[str] = []
+    for w in _WORD.findall(text.lower().replace("\u2019", "'")):
+        if "'" in w:
+            if w in _STOPWORDS or w.endswith("n't"):
+                continue
+            w = _CLITIC.sub("", w)
+        if w in _STOPWORDS:
+            continue
+        if m := _NUMBER_UNIT.match(w):
+            words += [m.group(1), m.group(2)]
+        else:
+            words.append(_stem(w))
+    return words
 
 
 def slugify(heading: str, seen: dict[str, int] | None = None) -> str:
@@ -261,29 +297,44 @@ def glossary() -> tuple[GlossaryEntry, ...]:
 
 
 @functools.cache
-def _expansion_table() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...]:
-    """(form tokens, other forms' tokens) for every form of every glossary term."""
-    table = []
-    for entry in glossary():
+def _expansion_table() -> dict[str, tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...], int], ...]]:
+    """First token -> (form tokens, other forms' tokens, entry number) for every form of every glossary term."""
+    table: dict[str, list] = {}
+    for n, entry in enumerate(glossary()):
         forms = [tuple(tokenize(f)) for f in [entry.term, *entry.forms]]
         forms = [f for f in dict.fromkeys(forms) if f]
         for f in forms:
-            table.append((f, tuple(o for o in forms if o != f)))
-    return tuple(table)
+            table.setdefault(f[0], []).append((f, tuple(o for o in forms if o != f), n))
+    return {first: tuple(rows) for first, rows in table.items()}
 
 
-def expand_query(tokens: list[str]) -> list[str]:
-    """Terms the glossary adds: every other form of each term found in the query."""
+def _glossary_matches(tokens: list[str]) -> tuple[list[str], list[int]]:
+    """The terms the glossary adds (every other form of each term found) and the entries found, in order."""
     added: list[str] = []
+    found: list[int] = []
     present = set(tokens)
-    for form, others in _expansion_table():
-        n = len(form)
-        if any(tuple(tokens[i : i + n]) == form for i in range(len(tokens) - n + 1)):
+    table = _expansion_table()
+    for i, first in enumerate(tokens):
+        for form, others, n in table.get(first, ()):
+            if tuple(tokens[i : i + len(form)]) != form:
+                continue
+            if n not in found:
+                found.append(n)
             for other in others:
                 for tok in other:
                     if tok not in present and tok not in added:
                         added.append(tok)
-    return added
+    return added, found
+
+
+def expand_query(tokens: list[str]) -> list[str]:
+    """Terms the glossary adds: every other form of each term found in the query."""
+    return _glossary_matches(tokens)[0]
+
+
+@functools.cache
+def _glossary_vocabulary() -> frozenset[str]:
+    return frozenset(tok for entry in glossary() for f in [entry.term, *entry.forms] for tok in tokenize(f))
 
 
 # --- parsing -----------------------------------------------------------------
@@ -353,18 +404,78 @@ def _title_and_scope(page_id: str, markdown: str) -> tuple[str, str]:
 # --- the index ---------------------------------------------------------------
 
 
+class _Field:
+    """One BM25 field (rank-bm25's Okapi weights), scored from postings: only the sections holding a term are touched."""
+
+    def __init__(self, docs: list[list[str]]):
+        import numpy as np
+        from rank_bm25 import BM25Okapi
+
+        bm25 = BM25Okapi(_nonempty(docs))
+        self.size = len(bm25.doc_freqs)
+        norm = bm25.k1 * (1 - bm25.b + bm25.b * np.asarray(bm25.doc_len, dtype=float) / bm25.avgdl)
+        term_ids: dict[str, int] = {}
+        rows: list[tuple[int, int, int]] = []  # (term id, section, term frequency)
+        for d, freqs in enumerate(bm25.doc_freqs):
+            rows += [(term_ids.setdefault(term, len(term_ids)), d, tf) for term, tf in freqs.items()]
+        table = np.asarray(sorted(rows), dtype=float).reshape(-1, 3)
+        tid, self._docs, tf = table[:, 0].astype(int), table[:, 1].astype(int), table[:, 2]
+        idf = np.asarray([bm25.idf.get(term) or 0.0 for term in term_ids])
+        self._weights = idf[tid] * tf * (bm25.k1 + 1) / (tf + norm[self._docs])
+        bounds = np.searchsorted(tid, np.arange(len(term_ids) + 1))
+        self.postings = {term: (int(bounds[i]), int(bounds[i + 1])) for term, i in term_ids.items()}
+        """Term -> (start, end) of its sections and weights in the flat arrays."""
+
+    def doc_count(self, term: str) -> int:
+        start, end = self.postings.get(term, (0, 0))
+        return end - start
+
+    def get_scores(self, terms: list[str]):
+        """Same figures as ``BM25Okapi.get_scores`` (a repeated term counts again)."""
+        import numpy as np
+
+        scores = np.zeros(self.size)
+        for term in terms:
+            if (span := self.postings.get(term)) is not None:
+                scores[self._docs[span[0] : span[1]]] += self._weights[span[0] : span[1]]
+        return scores
+
+
 class _Parsed:
     """The parsed pages and the two BM25 fields over their sections."""
 
     def __init__(self, by_page: dict[str, list[Section]]):
-        from rank_bm25 import BM25Okapi
+        import numpy as np
 
         self.by_page = by_page
         self.sections = [s for secs in by_page.values() for s in secs]
         bodies = [tokenize(s.text.split("\n", 1)[1] if "\n" in s.text else "") for s in self.sections]
         heads = [tokenize(" ".join(s.heading_path)) for s in self.sections]
-        self.body = BM25Okapi(_nonempty(bodies))
-        self.head = BM25Okapi(_nonempty(heads))
+        self.body = _Field(bodies)
+        self.head = _Field(heads)
+        self.vocabulary = frozenset(self.body.postings) | frozenset(self.head.postings)
+        pages = list(by_page)
+        self.page_of = np.asarray([pages.index(s.page) for s in self.sections], dtype=int)
+        self.page_ids = pages
+        self._near: dict[str, list[str]] | None = None
+
+    def correct(self, word: str) -> str | None:
+        """The most frequent corpus word one edit (insert, delete, substitute, swap) from ``word``, if any."""
+        if self._near is None:
+            near: dict[str, list[str]] = {}
+            for term in self.vocabulary:
+                if len(term) >= TYPO_MIN_CHARS - 1 and term.isalpha():
+                    near.setdefault(term, []).append(term)
+                    for i in range(len(term)):
+                        near.setdefault(term[:i] + term[i + 1 :], []).append(term)
+            self._near = near
+        keys = [word] + [word[:i] + word[i + 1 :] for i in range(len(word))]
+        candidates = {term for key in keys for term in self._near.get(key, ())}
+        if len(word) < TYPO_MIN_CHARS + 1:  # short words: only two swapped letters (cahc), not grab -> gram
+            candidates = {t for t in candidates if len(t) == len(word) and sorted(t) == sorted(word)}
+        if not candidates:
+            return None
+        return max(sorted(candidates), key=self.body.doc_count)
 
     @classmethod
     def build(cls, markdown: dict[str, str]) -> _Parsed:
@@ -481,8 +592,9 @@ class Corpus:
                 "ask in words, e.g. 'how is TPOT computed'"
             )
         page = self._check_page(request.page) if request.page else None
-        expanded = expand_query(tokens)
-        scores = self._scores(tokens, expanded)
+        tokens = self._correct_typos(tokens)
+        expanded, found = _glossary_matches(tokens)
+        scores = self._scores(tokens, expanded, [glossary()[n].page for n in found])
         order = sorted(
             (i for i, s in enumerate(self.sections) if scores[i] > 0 and (page is None or s.page == page)),
             key=lambda i: (-scores[i], i),
@@ -552,7 +664,20 @@ class Corpus:
                 first.append(i)
         return first + [i for i in order if i not in first]
 
-    def _scores(self, tokens: list[str], expanded: list[str]):
+    def _correct_typos(self, tokens: list[str]) -> list[str]:
+        """Replace long words that neither the corpus nor the glossary knows by a corpus word one edit away."""
+        parsed = self._index()
+        known = _glossary_vocabulary()
+        out = []
+        for tok in tokens:
+            if len(tok) >= TYPO_MIN_CHARS and tok.isalpha() and tok not in parsed.vocabulary and tok not in known:
+                tok = parsed.correct(tok) or tok
+            out.append(tok)
+        return out
+
+    def _scores(self, tokens: list[str], expanded: list[str], glossary_pages: list[str] = ()):
+        """BM25 over heading and body for the query's words, plus glossary expansions at a lower weight;
+        then the light page prior: sections of a page that defines a glossary term in the query count a bit more."""
         import numpy as np
 
         parsed = self._index()
@@ -560,6 +685,12 @@ class Corpus:
         for weight, terms in ((1.0, tokens), (EXPANSION_WEIGHT, expanded)):
             if terms:
                 scores += weight * (parsed.body.get_scores(terms) + HEADING_WEIGHT * parsed.head.get_scores(terms))
+        if glossary_pages:
+            hits = np.zeros(len(parsed.page_ids))
+            for pid in glossary_pages:
+                if pid in parsed.page_ids:
+                    hits[parsed.page_ids.index(pid)] += 1
+            scores *= 1 + GLOSSARY_PAGE_BOOST * np.minimum(hits, 2)[parsed.page_of]
         return scores
 
     def read(self, request: ReadRequest) -> ReadResult:
