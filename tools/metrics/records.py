@@ -139,6 +139,28 @@ class Trace:
     def n_requests(self) -> int:
         return int(self.ok.shape[0])
 
+    @classmethod
+    def summary_only_trace(cls, source_format: str, source: str, observation_point: str, summary: dict[str, float]) -> Trace:
+        """A trace with no per-request columns: the file carries only its tool's summary figures."""
+        import numpy as np
+
+        empty = np.zeros(0)
+        return cls(
+            source_format=source_format,
+            source=source,
+            observation_point=observation_point,
+            ok=np.zeros(0, dtype=bool),
+            ttft_s=empty,
+            e2el_s=empty,
+            output_tokens=empty,
+            prompt_tokens=empty,
+            start_s=empty,
+            queue_s=empty,
+            itl_s=empty,
+            n_itl=np.zeros(0, dtype=np.int64),
+            summary_only=summary,
+        )
+
 
 class TraceBuilder:
     """Collects requests one at a time (streaming readers) and builds a ``Trace`` of numpy columns."""

@@ -171,8 +171,6 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
 
 def read_metric_summary(obj: dict[str, Any], *, label: str) -> Trace:
     """An aiperf or GenAI-Perf summary file: figures to ``source_reported``, counts and duration if present."""
-    import numpy as np
-
     genai = "schema_version" not in obj and "aiperf_version" not in obj and "records" not in obj
     metrics = obj["records"] if isinstance(obj.get("records"), dict) else obj
     figures: dict[str, float | None] = {}
@@ -190,21 +188,11 @@ def read_metric_summary(obj: dict[str, Any], *, label: str) -> Trace:
             "genai-perf counts tokens with the client tokenizer (--tokenizer), not the server's usage.",
             "genai-perf request_throughput counts requests with empty responses in its numerator.",
         ]
-    empty = np.zeros(0)
-    trace = Trace(
-        source_format="aiperf-summary" if not genai else "genai-perf-summary",
-        source=label,
-        observation_point=OBSERVATION_POINT if not genai else "client (perf_analyzer): request timestamp to response timestamps",
-        ok=np.zeros(0, dtype=bool),
-        ttft_s=empty,
-        e2el_s=empty,
-        output_tokens=empty,
-        prompt_tokens=empty,
-        start_s=empty,
-        queue_s=empty,
-        itl_s=empty,
-        n_itl=np.zeros(0, dtype=np.int64),
-        summary_only={},
+    trace = Trace.summary_only_trace(
+        "aiperf-summary" if not genai else "genai-perf-summary",
+        label,
+        OBSERVATION_POINT if not genai else "client (perf_analyzer): request timestamp to response timestamps",
+        {},
     )
     count = figures.get("request_count.avg") or figures.get("completed_request_count.avg")
     if count is not None:

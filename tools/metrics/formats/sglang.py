@@ -61,8 +61,6 @@ def is_sglang_run(obj: dict[str, Any]) -> bool:
 
 
 def read_sglang_run(obj: dict[str, Any], where: str, *, source: str) -> Trace:
-    import numpy as np
-
     details = obj.get("details") if isinstance(obj.get("details"), dict) else obj
     reported = SourceReported(tool="sglang bench_serving", figures=summary_figures(obj, _SCALARS), definition_differences=DIFFERENCES)
     if "ttfts" in details and "itls" in details and "output_lens" in details:
@@ -80,22 +78,7 @@ def read_sglang_run(obj: dict[str, Any], where: str, *, source: str) -> Trace:
                 if (v := optional_number(obj, key, where)) is not None:
                     summary[ours] = v
                     break
-        empty = np.zeros(0)
-        trace = Trace(
-            source_format="sglang",
-            source=source,
-            observation_point=OBSERVATION_POINT,
-            ok=np.zeros(0, dtype=bool),
-            ttft_s=empty,
-            e2el_s=empty,
-            output_tokens=empty,
-            prompt_tokens=empty,
-            start_s=empty,
-            queue_s=empty,
-            itl_s=empty,
-            n_itl=np.zeros(0, dtype=np.int64),
-            summary_only=summary,
-        )
+        trace = Trace.summary_only_trace("sglang", source, OBSERVATION_POINT, summary)
         trace.warnings.append(
             "no per-request arrays (run without --output-details): latency figures are only in source_reported"
         )
