@@ -399,3 +399,75 @@ def test_bf16_and_fp8_read_as_two_weight_formats_in_a_comparison():
     report = audit_text("vLLM 0.6.3 with FP8 weights beat SGLang 0.4.1 with BF16 weights on one H100.\n")
     rule = next(r for r in report.rules if r.id == "stack_comparison")
     assert rule.status == "violation" and "bf16" in rule.why and "bfp16" not in rule.why
+
+
+# ---------------------------------------------------------------- blind round 3 behaviours
+
+
+def test_json_config_in_a_code_block_declares_its_keys():
+    text = ('# Nightly run\n\n```json\n{"tokenizer": "meta-llama/Llama-3.1-8B-Instruct", "num_prompts": 1000,\n'
+            ' "max_concurrency": 32, "temperature": 0.0, "warmup_requests": 10,\n'
+            ' "server_args": ["--dtype", "bfloat16", "--kv-cache-dtype", "fp8"]}\n```\n')
+    report = audit_text(text)
+    for key in ("tokenizer", "request_count", "concurrency", "sampling", "warmup", "launch_command", "kv_format"):
+        assert status(report, key).status == "declared", key
+    assert status(report, "kv_format").evidence[0].line == 6  # heading, blank, fence, then the third config line
+
+
+def test_ignore_eos_set_to_false_does_not_count_as_forced_outputs():
+    report = audit_text('```json\n{"max_tokens": 256, "ignore_eos": false}\n```\n\nTPOT p50 31 ms.\n')
+    assert status(report, "output_length_completed").status == "missing"
+    # a cap alone (outputs may stop early at EOS) leaves the decode figure unsupported
+    assert status(report, "steady_decode").status == "unclear"
+
+
+def test_twenty_token_answers_said_in_prose_violate_steady_decode():
+    report = audit_text("The question asks for a passphrase; `max_tokens` is 20. Decode speed: 142 tok/s (output tokens, single request).\n")
+    assert status(report, "output_length_requested").status == "declared"
+    assert status(report, "steady_decode").status == "violation"
+
+
+def test_forced_length_with_a_completed_mean_states_the_requested_length():
+    text = "Each request generates exactly its reference length (EOS is ignored); mean output 237 tokens. TPOT p99 61 ms.\n"
+    report = audit_text(text)
+    assert status(report, "stopping").status == "declared"
+    assert status(report, "output_length_requested").status == "declared"
+
+
+def test_up_to_quoting_the_best_measured_row_is_not_a_peak_claim():
+    table = "| setup | gain |\n|---|---|\n| A | 1.94x |\n| B | 2.29x |\n\n"
+    # 2.29 rounds to the 2.3 quoted: the best measured row, not a ceiling
+    assert status(audit_text(table + "Our scheduler delivers up to 2.3x more goodput (req/s).\n"), "evidence_class").status == "ok"
+    # 5x appears nowhere in the measurements: a peak presented as delivered
+    assert status(audit_text(table + "Our scheduler delivers up to 5x more goodput (req/s).\n"), "evidence_class").status == "violation"
+
+
+def test_observed_peak_load_is_not_a_theoretical_peak():
+    report = audit_text("Server-side TTFT p99 was 14.1 s (Prometheus). Peak load was 96 running sequences per replica.\n")
+    assert status(report, "evidence_class").status == "ok"
+    assert status(report, "concurrency").status == "declared"
+
+
+def test_a_stated_single_change_is_a_comparison_even_without_vs():
+    text = ("On one H100 with vLLM 0.6.4, goodput at 8 req/s was 4.10 req/s. Switching only `--kv-cache-dtype fp8` "
+            "(everything else unchanged) lifted goodput to 4.55 req/s under TTFT <= 1.5 s.\n")
+    assert status(audit_text(text), "stack_comparison").status == "ok"
+
+
+def test_speedups_only_still_bring_in_the_metric_rules():
+    text = ("# Medusa makes Vicuna 2.3x faster\n\nSpeed-up is the ratio of generation speed (tokens per second) with "
+            "Medusa to the baseline, at batch size 1.\n\n| category | speed-up |\n|---|---|\n| coding | 2.6x |\n")
+    report = audit_text(text)
+    assert status(report, "observation_point").status == "unclear"
+    assert status(report, "steady_decode").status == "unclear"
+    assert status(report, "throughput_basis").status == "ok"
+
+
+def test_serving_at_the_full_context_with_a_capacity_flag_is_a_capacity_misread():
+    text = "With `--max-model-len 131072`, a single MI300X serves Llama 3.1 70B at its full 128K context at 1,450 tokens/s.\n"
+    assert status(audit_text(text), "capacity_vs_workload").status == "violation"
+
+
+def test_docker_port_mapping_is_not_a_prompt_length():
+    report = audit_text("```bash\ndocker run --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:3.0.1\n```\n")
+    assert status(report, "prompt_length").status == "missing"

@@ -100,6 +100,8 @@ _CLIENT_FLAGS = {"num-prompts", "max-concurrency", "request-rate", "dataset-name
 
 # ---------------------------------------------------------------- metric figures
 _NUM = r"\d[\d,]*(?:\.\d+)?"
+_IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?\s*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?\s*(?:out|output|OSL)\b"  # "1k in / 1k out"
+_IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
 _DIGIT = re.compile(r"\d")
 _TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|"
                     r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)
@@ -114,6 +116,10 @@ _RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\
 _RATE_FIG = _rx(_NUM + r"\s*(?:k\s*)?" + _RATE_UNIT + r"|" + _RATE_UNIT)
 _REQ_RATE_FIG = _rx(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
 _GOODPUT = _rx(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
+_SPEEDUP = _rx(r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed-?up|higher\s+throughput|lower\s+latency)|"
+                r"speed-?ups?\b[^.\n|]{0,30}?\b\d+(?:\.\d+)?\s*[x×](?![\w])")
+# Outputs forced to their full length: ignore_eos set (not set to false), or EOS said to be ignored.
+_EOS_IGNORED = _rx(r"ignore[_-]eos(?!\s*[:=]\s*(?:false|0|no)\b)|\bEOS\s+(?:is|was|are|were)\s+ignored|ignor(?:e|es|ed|ing)\s+(?:the\s+)?EOS")
 
 
 # A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
@@ -126,6 +132,15 @@ _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
 _LONG_RUN = re.compile(r"[\d,.]{25,}|[\w.,:/+\-]{81,}|[ \t]{33,}")
 _CUT = "\x7f"
 _SENTENCE_REACH = 300
+
+
+# JSON/YAML configs in code blocks quote keys and list items ('"num_prompts": 1000', '["--kv-cache-dtype", "fp8"]'):
+# blanking the quotes (and a comma right after one) lets the same key/flag patterns read them as 'num_prompts: 1000'.
+_JSON_QUOTE = re.compile(r'",?')
+
+
+def _unquote(text: str) -> str:
+    return _JSON_QUOTE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _cut_runs(text: str) -> str:
@@ -212,7 +227,7 @@ class _Doc:
 
     def __init__(self, writeup: Writeup):
         self.w = writeup
-        self.plains = [_cut_runs(b.plain) for b in writeup.blocks]
+        self.plains = [_cut_runs(_unquote(b.plain) if b.kind == "code" else b.plain) for b in writeup.blocks]
         self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
         self._lower_all = "\n".join(self.lowers)
         self._starts: list[int] = []
@@ -379,7 +394,8 @@ class _Judge:
         decl = _rx(r"--tokenizer[\s=]+\S+|tokenizer(?:_id)?\s*[:=]\s*\S+|tokenizer\s*\(\s*\w|"
                    r"(?:model'?s|its|the\s+model'?s)\s+(?:own\s+|bundled\s+|default\s+)?tokenizer|tokeni[sz]er\s+of\s+the\s+model|"
                    r"(?:tiktoken|cl100k|o200k|sentencepiece)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
-                   r"tokeni[sz]ed\s+with\s+\S+|usage\s+field")
+                   r"tokeni[sz]ed\s+with\s+\S+|usage\s+field|"
+                   r"(?:counted|measured|computed)\s+(?:with|by|using)\s+(?:the\s+|each\s+)?(?:\S+\s+){0,3}?tokeni[sz]er")
         part = _rx(r"tokeni[sz]\w*")
         declared = [(i, m) for i, m in self.d.hits(decl) if m.group(0).lower() != "usage field"]
         return self._status("tokenizer", declared, list(self.d.hits(part)), "tokenizer statement",
@@ -426,7 +442,7 @@ class _Judge:
 
     def engine_revision(self) -> TextFinding:
         # The filler between name and version may not cross another engine's name ("vLLM and SGLang 0.4").
-        near = _rx(r"\b(?:" + _ENGINES + r")(?:(?:(?!" + _ENGINES + r")[\s(:=,\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")"
+        near = _rx(r"\b(?:" + _ENGINES + r")(?:(?:(?!" + _ENGINES + r")[\s(:=,@\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")"
                    r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b))")
         image = _rx(r"\b(?:" + _ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + _ENGINES + r")\s*==\s*\d[\w.]*|"
                     r"\b(?:" + _ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
@@ -437,6 +453,8 @@ class _Judge:
                 continue
             declared.append((i, m))
         declared += list(self.d.hits(image))
+        if self._engine_mentions():  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
+            declared += list(self.d.hits(_rx(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
         name = _rx(r"\b(?:" + _ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
         partial = [h for h in self.d.hits(name) if not re.match(r"(?i)vllm\s+bench", self.d.plains[h[0]][h[1].start():h[1].start() + 12])]
         if declared:
@@ -460,9 +478,15 @@ class _Judge:
         cmd = _rx(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
                   r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
                   r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
-                  r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)|benchmark_(?:throughput|latency)\.py|"
+                  r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
                   r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
         declared = list(self.d.hits(cmd))
+        # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
+        declared += self.d.hits(_rx(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
+        # Any other entry point started with its model flag ('python -m medusa... --model-path ...'), less benchmark clients.
+        entry = _rx(r"(?m)^\s*(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
+                    r"--model(?:[-_](?:path|id|name))?[\s=]")
+        declared += [(i, m) for i, m in self.d.hits(entry, kinds=("code",)) if not re.search(_BENCH_TOOLS, m.group(1), re.I)]
         flag_rx = _rx(r"(?<![\w-])--([a-z][\w-]+)")
         partial = [(i, m) for i, m in self.d.hits(flag_rx) if m.group(1).lower() not in _CLIENT_FLAGS]
         partial += list(self.d.hits(_rx(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
@@ -560,7 +584,7 @@ class _Judge:
             return self._cache["spans"]
         rx = _rx(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
                  r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
-        kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=]\s*(\d[\d,]*)")
+        kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=|]\s*(\d[\d,]*)")
         prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
         out_words = re.compile(r"output|completion|complete[sd]\b|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer|"
                                r"(?<!prompt\s)\beval\s+count|\bwr[io]te\b|\bwritten\b", re.I)
@@ -602,7 +626,7 @@ class _Judge:
             if kind == "output":
                 sub = "completed" if (m.group(1) or m.group(2).lower() in ("generated", "completion")) else "requested"
             spans.append({"kind": kind, "sub": sub, "value": float(m.group(3).replace(",", "")), "vague": False,
-                          "cap": False, "hit": (i, m), "ctx": m.group(0)})
+                          "cap": False, "hit": (i, m), "ctx": m.group(0), "total": (m.group(1) or "").lower() == "total"})
         self._cache["spans"] = spans
         return spans
 
@@ -610,11 +634,13 @@ class _Judge:
 
     def prompt_length(self) -> TextFinding:
         flags = _rx(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
-                    r"(?<![\w-])-p)\s*[=: ]\s*\d+|" + self._IN_OUT + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
+                    r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + self._IN_OUT + r"|" + _IN_OUT_SHORT + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
         # A bound ("fewer than 4,096 prompt tokens", "up to 8k") is not a length; a context size in a
         # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
         spans = [s for s in self._token_spans() if s["kind"] == "prompt" and not s.get("capacity")]
         declared = list(self.d.hits(flags)) + [s["hit"] for s in spans if not (s["vague"] or s["cap"])]
+        lengths = _rx(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
+        declared += [h for h in self.d.hits(lengths) if not self._capacity_sentence(self.d.sentence(*h))]
         partial = [s["hit"] for s in spans if s["vague"] or s["cap"]]
         partial += list(self.d.hits(_rx(r"\bISL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
         partial += list(self.d.hits(_rx(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
@@ -626,30 +652,41 @@ class _Judge:
 
     def output_length_requested(self) -> TextFinding:
         flags = _rx(r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|max_tokens|max_new_tokens|max-tokens|"
-                    r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict|(?<![\w-])-n)\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
-                    r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT)
+                    r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict)" + _IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
+                    r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT + r"|" + _IN_OUT_SHORT)
         spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "requested"]
         capped = _rx(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
                      r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
         declared = list(self.d.hits(flags)) + list(self.d.hits(capped)) + [s["hit"] for s in spans if not s["vague"]]
         partial = [s["hit"] for s in spans if s["vague"]]
         partial += list(self.d.hits(_rx(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
+        if not declared and self.d.first(_EOS_IGNORED):
+            # Outputs forced past EOS run to the requested length, so a stated completed length states it too.
+            declared = [s["hit"] for s in self._token_spans() if s["sub"] == "completed" and not s["vague"]]
+            if declared:
+                declared.append(self.d.first(_EOS_IGNORED))
         return self._status("output_length_requested", declared, partial, "requested output length (max_tokens)",
-                            "requested output length stated", "requested output length vague")
+                            "requested output length stated (or fixed: EOS ignored and completed length given)",
+                            "requested output length vague")
 
     def output_length_completed(self) -> TextFinding:
         spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "completed"]
-        extra = _rx(r"output_lens|completion_tokens\s*[:=]\s*\d|every\s+request\s+(?:completed|generated|produced)\s+(?:exactly\s+)?\d")
+        extra = _rx(r"output_lens|completion_tokens\s*[:=]\s*\d|"
+                   r"(?:every|each|all)\s+(?:req(?:uest)?s?|completions?|outputs?|responses?)\s+(?:is|are|was|were|completed|completes|"
+                   r"generated|produced|had|has)\s+(?:exactly\s+)?\d")
         declared = [s["hit"] for s in spans if not s["vague"]] + list(self.d.hits(extra))
         partial = [s["hit"] for s in spans if s["vague"]]
-        partial += list(self.d.hits(_rx(r"ignore[_-]eos")))
+        partial += list(self.d.hits(_EOS_IGNORED))
         return self._status("output_length_completed", declared, partial, "completed output length",
                             "completed output length reported",
                             "only requested length or ignore_eos given; completed tokens not reported")
 
-    def request_count(self) -> TextFinding:
+    def _request_hits(self):
+        """Spans that state how many requests were sent (computed once)."""
+        if "requests" in self._cache:
+            return self._cache["requests"]
         flags = _rx(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request_count\s*[=:]\s*\d+|"
-                    r"Successful\s+requests:\s*\d+|\b\d[\d,]*\s+repetitions\b|"
+                    r"Successful\s+requests\s*[:|]\s*\d+|\b\d[\d,]*\s+repetitions\b|"
                     r"(?<![\w.])\d[\d,]*-(?:request|prompt|sample|query|conversation)\b")
         nreq = _rx(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats)\b")
         declared = list(self.d.hits(flags))
@@ -667,6 +704,19 @@ class _Judge:
                          self.d.plains[i][max(0, m.start() - 40):m.start()], re.I):
                 continue
             declared.append((i, m))
+        self._cache["requests"] = declared
+        return declared
+
+    def _request_number(self) -> int | None:
+        """The first stated request count, as a number (None when none is stated)."""
+        for _, m in self._request_hits():
+            n = re.search(r"\d[\d,]*", m.group(0))
+            if n and int(n.group(0).replace(",", "")) > 0:
+                return int(n.group(0).replace(",", ""))
+        return None
+
+    def request_count(self) -> TextFinding:
+        declared = self._request_hits()
         partial = list(self.d.hits(_rx(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
         return self._status("request_count", declared, partial, "number of requests",
                             "request count stated", "request count vague")
@@ -680,14 +730,17 @@ class _Judge:
     def concurrency(self) -> TextFinding:
         rx = _rx(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?(?:\d|inf\b)|"
                  r"(?:poisson|arrivals?)\b[^.\n]{0,20}?\d+(?:\.\d+)?\s*(?:req|requests?|qps|rps)|\b\d+(?:\.\d+)?\s*(?:QPS|RPS)\b|"
-                 r"concurrency\s*(?:of\s*|[=:]\s*|levels?\s+)?\d+|\bconc\s*[=:]\s*\d|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
+                 r"concurrency\s*(?:of\s*|[=:]\s*|levels?\s+)?\d+|\bconc\s*[=:]?\s*\d|"
+                 r"\b\d+\s+(?:virtual\s+users|VUs)\b|virtual\s+users\s+\d+\s*(?:->|→|to)\s*\d+|"
+                 r"\b\d+\s+(?:running|active)\s+(?:sequences|requests|streams)|\b\d+\s+(?:sequences|requests|conversations|sessions|streams)\s+in[- ]flight|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
                  r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
                  r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
                  r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
                  r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
         declared = []
         for i, m in self.d.hits(rx):
-            if self._capacity_sentence(self.d.sentence(i, m)) and not m.group(0).startswith("--"):
+            # the client's own setting (--max-concurrency, "max_concurrency": 32) is the load, not a capacity
+            if self._capacity_sentence(self.d.sentence(i, m)) and not re.match(r"--|max_concurrency", m.group(0), re.I):
                 continue
             declared.append((i, m))
         for i, block in enumerate(self.d.w.blocks):
@@ -708,7 +761,9 @@ class _Judge:
                             "sampling parameters stated", "sampling mentioned without values")
 
     def stopping(self) -> TextFinding:
-        rx = _rx(r"ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
+        # any ignore_eos setting (true or false) says how generation stops
+        # any ignore_eos setting, true or false, says how generation stops
+        rx = _rx(_EOS_IGNORED.pattern + r"|ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
                  r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop")
         implied = _rx(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
         return self._status("stopping", list(self.d.hits(rx)), list(self.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
@@ -744,7 +799,7 @@ class _Judge:
                             "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
 
     def warmup(self) -> TextFinding:
-        rx = _rx(r"(?:\d+|two|three|five|ten)\s+warm[- ]?ups?\b|warm[- ]?up(?:\s+requests?|\s+runs?|\s+iterations?)?\s*(?:of\s*|[:=]\s*|with\s+)?\d+|"
+        rx = _rx(r"(?:\d+|two|three|five|ten)\s+warm[- ]?ups?\b|warm[- ]?up(?:[\s_]+requests?|[\s_]+runs?|[\s_]+iterations?)?\s*(?:of\s*|[:=]\s*|with\s+)?\d+|"
                  r"--num-warmups?[\s=]+\d+|\d[\d,]*[- ](?:requests?|quer(?:y|ies)|prompts?|iterations?|runs?)[- ]warm[- ]?ups?\b|--warmup[\w-]*[\s=]+\d+|warmed\s+up\s+(?:with|using|by)\s+\S+|"
                  r"(?:discard|drop|exclud|skip|ignor)\w*\s+(?:the\s+)?(?:first|initial)\s+(?:\d+\s+)?(?:runs?|pass(?:es)?|iterations?|requests?)|"
                  r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
@@ -753,10 +808,11 @@ class _Judge:
         part = _rx(r"warm(?:ed)?[- ]?up\w*")
         declared = list(self.d.hits(rx))
         # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
-        verb = _rx(r"\bto\s+warm\b|\bwarm(?:ed|ing)\s+(?:the\s+)?(?:cache|server|engine|model|gpus?)\b")
-        declared += [(i, m) for i, m in self.d.hits(verb)
-                     if re.search(r"\d[\d,]*\s+(?:\w+\s+){0,2}(?:requests|queries|prompts|iterations|runs|passes|conversations)",
-                                  self.d.sentence(i, m), re.I)]
+        # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
+        verb = _rx(r"\bto\s+warm\b|\bwarm(?:ed|ing)\s+(?:the\s+)?(?:cache|server|engine|model|gpus?)\b|\bwarm[- ]?ups?\b")
+        size = re.compile(r"\d[\d,]*\s+(?:\w+\s+){0,2}(?:requests|queries|prompts|iterations|runs|passes|conversations)|"
+                          r"\d+\s*(?:s|sec|seconds|min|minutes)\b", re.I)
+        declared += [(i, m) for i, m in self.d.hits(verb) if size.search(self.d.sentence(i, m))]
         return self._status("warmup", declared, list(self.d.hits(part)), "warm-up procedure or graph-capture state",
                             "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
 
@@ -783,7 +839,7 @@ class _Judge:
     # -------------------------------------------------------------- distributions
     def latency_distributions(self) -> TextFinding:
         stat = _rx(r"\b(p\d{2}(?:\.\d+)?|median|mean|average|averaged|avg|std(?:dev)?|stddev|standard\s+deviation|"
-                   r"percentiles?|min|max|CDF|histogram)\b|(±|\+/-)")
+                   r"percentiles?|(?<![-_])min(?![-_])|(?<![-_])max(?![-_])|CDF|histogram)\b|(±|\+/-)")
         lat_stats: dict[str, tuple] = {}
         other_stats: dict[str, tuple] = {}
         for i, m in itertools.islice(self.d.hits(stat), 2000):  # bounded: a status is settled long before
@@ -887,7 +943,11 @@ class _Judge:
     def aggregation_rule(self) -> TextFinding:
         rx = _rx(r"(?:median|mean|average|best|worst|geometric\s+mean|max|min)\s+(?:run\s+)?(?:of|over|across)\s+(?:the\s+)?(?:\d+|three|five|ten|all)\b|"
                  r"(?:over|across)\s+(?:all\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:runs|repetitions|trials|iterations|seeds)|"
-                 r"percentiles?\s+(?:are\s+|were\s+)?computed\s+over|report\s+the\s+(?:median|mean|best|average|worst)|"
+                 r"percentiles?\s+(?:are\s+|were\s+)?(?:(?:computed|calculated|taken)\s+(?:by\s+\S+\s+)?)?(?:over|across|per)\b|"
+                 r"reports?\s+the\s+(?:median|mean|best|average|worst|highest|lowest)|"
+                 r"(?:median|mean|average)\s+(?:\([^)]{0,20}\)\s+)?(?:over|across)\s+(?:that|each|every)\b|"
+                 r"\bone\s+run\s+per\b|\b(?:was|were)\s+run\s+once\b|"
+                 r"(?:ratio|computed\s+from)\s+(?:of\s+)?(?:the\s+)?total\s+\w+\s+(?:over|divided\s+by|/)\s+(?:the\s+)?total|"
                  r"aggregat(?:ed|ion|ing)\s+(?:rule|over|across|by)|aggregation\s+rule|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)|"
                  r"\b(?:\d+|two|three|five|ten)\s+(?:times|runs|trials|repetitions)\b[^.\n]{0,80}?\b(?:median|mean|average|best|worst)\b|"
                  r"\bthe\s+run\s+with\s+the\s+(?:median|best|worst|lowest|highest)")
@@ -908,9 +968,11 @@ class _Judge:
                  r"(?:discard(?:ed)?|dropped|excluded)\s+(?:them|those|these)|(?:sent|issued|run)\s+first\s+and\s+discarded|"
                  r"(?:these|they|those|which)\s+(?:are|were)\s+(?:not\s+counted|discarded|excluded|dropped)|"
                  r"(?:first|initial|warm[- ]?up)\s+(?:\w+\s+){0,2}(?:was|were|is|are)\s+(?:discarded|dropped|excluded|not\s+counted)|"
-                 r"counted\s+as\s+(?:failures|failed|errors)")
+                 r"(?:count(?:ed|s)?|treated)\s+as\s+(?:not\s+good|bad|failures|failed|errors|SLO\s+misses)|"
+                 r"\d[\d,]*\s+(?:of\s+[\d,]+\s+)?requests?\b[^.\n]{0,40}?\b(?:failed|errored|timed\s+out|timeouts?|cancell?ed|rejected)\b|"
+                 r"(?:no|without)\s+(?:any\s+)?(?:failed|errored)\s+requests")
         part = _rx(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
-                   r"\bexclud\w+|\bfailed\s+requests")
+                   r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
         return self._status("exclusions", list(self.d.hits(rx)), list(self.d.hits(part)), "statement on excluded or failed samples",
                             "excluded/failed samples accounted for", "exclusions mentioned without the criterion or count")
 
@@ -920,6 +982,8 @@ class _Judge:
         if "figs" in self._cache:
             return self._cache["figs"]
         numeric = {i for i, text in enumerate(self.d.plains) if _DIGIT.search(text)}
+        if self.d.first(_SPEEDUP):  # "2.3x faster" in tokens per second: the metric is named without a number
+            numeric = set(range(len(self.d.plains)))
         lat, tpot, rate, req = ([h for h in self.d.hits(rx) if h[0] in numeric]
                                 for rx in (_LAT_KW, _TPOT_KW, _RATE_FIG, _REQ_RATE_FIG))
         figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(self.d.hits(_GOODPUT))}
@@ -951,8 +1015,10 @@ class _Judge:
         f = self._figures()
         if not (f["lat"] or f["rate"] or f["goodput"]):
             return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
-        rx = _rx(r"(?:measured?|measures|observed|timed|recorded|taken)\s+(?:at|on|by|from|in)\s+(?:the\s+|our\s+|a\s+|each\s+)?(?:[\w-]+\s+){0,2}?"
-                 r"(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
+        rx = _rx(r"(?:measured?|measures|observed|tim(?:ed|ing)|recorded|taken)\s+(?:\w+\s+){0,2}?(?:at|on|by|from|in|as)\s+(?:the\s+|our\s+|a\s+|each\s+)?"
+                 r"(?:[\w-]+\s+){0,2}?(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
+                 r"\bclient\s+(?:runs?|ran|is|was|sits?)\s+(?:on|in|from)\b|"
+                 r"latenc\w+\s+(?:\w+\s+){0,2}?(?:include|exclude)s?\s+(?:\w+\s+){0,2}?(?:network|queu\w+|transport|gateway)|"
                  r"client[- ]side|server[- ]side|at\s+the\s+(?:benchmark\s+)?client|from\s+the\s+client|client[- ]observed|observation\s+point|"
                  r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process")
         hit = self.d.first(rx) or self._tool_named()
@@ -996,7 +1062,7 @@ class _Judge:
         figs += f["goodput"]
         if not figs:
             return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decode|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                               r"\beval\s+(?:rate|count|duration)", re.I)
         unlabeled = []
         for i, m in figs:
@@ -1014,7 +1080,7 @@ class _Judge:
         unlabeled_ids = {id(m) for _, m in unlabeled}
         labelled_values = {value(m) for _, m in figs if id(m) not in unlabeled_ids and m.group(0)[:1].isdigit()}
         unlabeled = [(i, m) for i, m in unlabeled if not (m.group(0)[:1].isdigit() and value(m) in labelled_values)]
-        requests_only = all(re.search(r"req|goodput|request", m.group(0), re.I) for _, m in figs)
+        requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
         scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|/\s*(?:gpu|user|node)\b|"
                                  r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
                                  r"single\s+(?:user|session|chat\s+session|request|stream)|"
@@ -1082,14 +1148,22 @@ class _Judge:
             return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
         spans = [s for s in self._token_spans() if s["kind"] == "output"]
         flag = _rx(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len|(?<![\w-])-n)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
-                   r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)\s*[=: ]\s*(\d+)")
+                   r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)" + _IS + r"(\d+)")
         fixed, caps, done = [], [], []
+        requests = self._request_number()
         for s in spans:
+            if s.get("total"):  # a run's token total says nothing per request without the request count
+                if requests:
+                    done.append((s["value"] / requests, s["hit"]))
+                continue
             (done if s["sub"] == "completed" else caps if s["cap"] else fixed).append((s["value"], s["hit"]))
         for i, m in self.d.hits(flag):
             v = int(m.group(1) or m.group(2) or m.group(3))
             (caps if m.group(3) else fixed).append((v, (i, m)))
-        if self.d.first(_rx(r"ignore[_-]eos")):
+        for i, m in self.d.hits(_rx(_IN_OUT_SHORT)):  # "1k in / 1k out": the second figure is the output length
+            n, k = re.findall(r"(\d[\d,.]*)\s*(k?)", m.group(0), re.I)[-1]
+            fixed.append((float(n.replace(",", "")) * (1000 if k else 1), (i, m)))
+        if self.d.first(_EOS_IGNORED):
             fixed += caps
             caps = []
         pool = done or fixed
@@ -1119,7 +1193,7 @@ class _Judge:
                   r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
         prose = ("paragraph", "list_item", "heading", "quote")
         misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:chat\s+)?(?:users|requests|sessions|customers|conversations)|"
-                      r"in\s+practice|users\s+at\s+full|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
+                      r"in\s+practice|users\s+at\s+full|(?:serve|run|handle|support)s?\b(?:[^.\n]|\.\d){0,60}?\bat\s+(?:its\s+|the\s+)?(?:full|max(?:imum)?)\s+(?:\d+\s*k\s+)?context|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
         found = [h for h in self.d.hits(cap, kinds=prose + ("table",))]
         code_cap = [h for h in self.d.hits(cap, kinds=("code",))]
         if not found:
@@ -1152,7 +1226,7 @@ class _Judge:
             return self._cache["cmp"]
         rx = _rx(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
                  r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
-                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
+                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
         hits = list(self.d.hits(rx))
         for i, block in enumerate(self.d.w.blocks):
             if block.kind == "table":
@@ -1163,8 +1237,20 @@ class _Judge:
         self._cache["cmp"] = hits
         return hits
 
+    def _single_variable(self):
+        """Where the text says a comparison changes one thing only (first match, or None)."""
+        return self.d.first(_rx(
+            r"only\s+(?:the\s+)?(?:\S+\s+){0,3}(?:variable|difference|change|thing)|the\s+only\s+(?:\w+\s+)?(?:variable|difference|change)|"
+            r"only\s+the\s+[\w.-]+\s+(?:\w+\s+)?(?:changed|differs?)|everything\s+else\s+(?:is\s+|was\s+)?(?:identical|the\s+same|unchanged|held\s+constant)|"
+            r"all\s+(?:other\s+)?(?:settings|knobs|parameters|flags)\s+(?:are\s+|were\s+)?(?:identical|the\s+same|unchanged)|"
+            r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|same\s+(?:\d+\s+)?(?:nodes?|gpus?|cluster|servers?)\b|single[- ]variable|held\s+constant|"
+            r"identical\s+(?:stack|settings|configuration)|"
+            r"\bboth\s+(?:\w+\s+){0,2}(?:run|ran|use|used|loaded|served?)\s+(?:the\s+same\b|\S+\s+\S*\d)|"
+            r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b"))
+
     def stack_comparison(self) -> TextFinding:
-        cmp_hits = self._comparison()
+        single = self._single_variable()
+        cmp_hits = self._comparison() or ([single] if single else [])  # "only X changed" says something is compared
         if not cmp_hits:
             return TextFinding("stack_comparison", "not_applicable", "nothing is compared")
         engines = {_engine_key(m.group(0)) for _, m in self._engine_mentions()}
@@ -1188,13 +1274,6 @@ class _Judge:
             changes.append("quantization on one side")
         if engine_or_hw and self.d.first(_rx(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?")):
             changes.append("custom kernels on one side")
-        single = self.d.first(_rx(r"only\s+(?:the\s+)?(?:\S+\s+){0,3}(?:variable|difference|change|thing)|the\s+only\s+(?:variable|difference|change)|"
-                                  r"only\s+the\s+[\w.-]+\s+(?:\w+\s+)?changed|everything\s+else\s+(?:is\s+|was\s+)?(?:identical|the\s+same|unchanged|held\s+constant)|"
-                                  r"all\s+(?:other\s+)?(?:settings|knobs|parameters|flags)\s+(?:are\s+|were\s+)?(?:identical|the\s+same|unchanged)|"
-                                  r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|same\s+(?:\d+\s+)?(?:nodes?|gpus?|cluster|servers?)\b|single[- ]variable|held\s+constant|"
-                                  r"identical\s+(?:stack|settings|configuration)|"
-                                  r"\bboth\s+(?:\w+\s+){0,2}(?:run|ran|use|used|loaded|served?)\s+(?:the\s+same\b|\S+\s+\S*\d)|"
-                                  r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b"))
         ev_cmp = self.d.evidence(([against] if against else []) + cmp_hits[:2])
         if engine_or_hw and changes:
             return TextFinding("stack_comparison", "violation",
@@ -1207,24 +1286,30 @@ class _Judge:
         return TextFinding("stack_comparison", "ok", "the comparison varies one dimension on a fixed engine and hardware",
                            self.d.evidence(([single] if single else []) + cmp_hits[:1]))
 
+    def _table_values(self) -> list[str]:
+        """Every number written in a table (the measured results, in most write-ups)."""
+        return [n.replace(",", "") for i, b in enumerate(self.d.w.blocks) if b.kind == "table"
+                for n in re.findall(r"\d[\d,]*(?:\.\d+)?", self.d.plains[i])]
+
     def evidence_class(self, capacity: TextFinding) -> TextFinding:
         f = self._figures()
         if not (f["lat"] or f["rate"] or f["req"] or f["goodput"]) and capacity.status == "not_applicable":
             return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
         prose = ("paragraph", "list_item", "heading", "quote", "table")
-        peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|\bpeak\b|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
+        peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS))|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
                    r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\bsynthetic\s+acceptance|simulated\s+acceptance|"
                    # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
                    r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)")
-        labelled = _rx(r"\bceiling\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
+        labelled = _rx(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                        r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
         claim = _rx(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
                     r"in\s+practice|real[- ]world|our\s+service|every\s+customer|customers")
         # "up to 3.0x at 64 users" names the measured operating point of a sweep: a measurement, not a peak claim.
         pinned = re.compile(r"\bat\s+(?:(?:a\s+)?(?:concurrency|batch(?:\s+size)?|bs|QPS|rate|N)\s*(?:of\s*|=\s*)?\d|"
                             r"\d[\d,]*\s+(?:concurrent\s+)?(?:users|requests|clients|sessions|streams|QPS|req/s))", re.I)
+        measured = self._table_values()
         peaks = [(i, m) for i, m in self.d.hits(peak, prose)
-                 if not (m.group(0).lower().startswith("up") and pinned.search(self.d.sentence(i, m)))]
+                 if not (m.group(0).lower().startswith("up") and (pinned.search(self.d.sentence(i, m)) or _in_values(m.group(0), measured)))]
         if capacity.status == "violation":
             return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
                                capacity.evidence)
@@ -1272,6 +1357,17 @@ def _format_classes(names) -> set[str]:
         if not out and _FORMAT_QUALIFIERS[q]:
             out.add(_FORMAT_QUALIFIERS[q])
     return out
+
+
+def _in_values(claim: str, values: list[str]) -> bool:
+    """Whether the number in ``claim`` ("up to 2.3x") is one of ``values`` at the claim's precision (2.29 -> 2.3):
+    an "up to" that quotes the best measured row is a measurement, not a peak."""
+    n = re.search(r"\d[\d,]*(?:\.(\d+))?", claim)
+    if not n:
+        return False
+    digits = len(n.group(1) or "")
+    target = float(n.group(0).replace(",", ""))
+    return any(abs(round(float(v), digits) - target) < 1e-9 for v in values)
 
 
 def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str]]:
