@@ -39,3 +39,10 @@ def test_every_public_name_is_exported_and_exists():
     for name in tools.__all__:
         assert hasattr(tools, name), name
     assert tools.__all__ == sorted(tools.__all__)
+
+
+def test_package_docstring_example_runs():
+    import doctest
+
+    result = doctest.testmod(tools)
+    assert result.attempted and not result.failed
