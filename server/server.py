@@ -19,8 +19,9 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .. import __version__
 from ..tools import audit, corpus, sizing
@@ -118,12 +119,21 @@ def _accepts_only_text(annotation: Any) -> bool:
 
 
 def _request_tool(
-    fn: Callable[[Any], BaseModel], request_model: type[BaseModel], name: str, roots: Sequence[Path]
-) -> Callable[..., BaseModel]:
-    """Wrap ``fn(request)`` as a function whose keyword arguments are the request's fields.
+    fn: Callable[[Any], BaseModel],
+    request_model: type[BaseModel],
+    roots: Sequence[Path],
+    *,
+    name: str,
+    title: str,
+    description: str,
+    annotations: ToolAnnotations,
+) -> Tool:
+    """The MCP tool for ``fn(request)``: its arguments are the request model's fields.
 
     The MCP SDK builds a tool's input schema from the function signature, so the
-    wrapper's signature copies each field (type, limits, description, default).
+    wrapper's signature copies each field (type, limits, description, default),
+    and unknown argument names are refused (the SDK would drop them silently, so
+    a misspelt ``concurency`` would give an answer without the user's input).
     File paths (fields named ``path`` or ``*_path``) must lie inside ``roots``.
     Errors the user can fix become a ``ToolError`` so their message reaches the
     client; anything else stays a crash whose text is kept on the server.
@@ -159,7 +169,12 @@ def _request_tool(
     tool.__name__ = name
     tool.__doc__ = fn.__doc__
     tool.__signature__ = inspect.Signature(parameters, return_annotation=returns)  # type: ignore[attr-defined]
-    return tool
+    registered = Tool.from_function(tool, name=name, title=title, description=description, annotations=annotations)
+    loose = registered.fn_metadata.arg_model
+    strict = type(loose.__name__, (loose,), {"model_config": ConfigDict(arbitrary_types_allowed=True, extra="forbid")})
+    registered.fn_metadata.arg_model = strict
+    registered.parameters = strict.model_json_schema(by_alias=True)
+    return registered
 
 
 def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequence[str | Path] = ()) -> MCPServer:
@@ -171,58 +186,69 @@ def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequenc
     """
     docs = references if references is not None else corpus.default_corpus()
     roots = allowed_dirs(allow_dirs)
+    tools = [
+        _request_tool(
+            docs.search,
+            corpus.SearchRequest,
+            roots,
+            name="search_references",
+            title="Search the LLM inference reference corpus",
+            description=(
+                "Search the reference corpus on LLM inference performance (inference mechanics, metrics, "
+                "benchmarking, memory sizing, batching, prefix caching, speculative decoding, parallelism, "
+                "GPU fundamentals, infrastructure, deployment). BM25 over sections, headings weighted above "
+                "body text, acronyms expanded (TTFT, TPOT, ITL, KV, GQA, MLA, MoE, TP/PP/EP...). Returns the "
+                "best sections with page, anchor and score, cut to max_tokens; read on with read_reference."
+            ),
+            annotations=READ_ONLY,
+        ),
+        _request_tool(
+            docs.read,
+            corpus.ReadRequest,
+            roots,
+            name="read_reference",
+            title="Read a reference page or section",
+            description=(
+                "Read one reference page, or one section of it (by heading text or anchor), as markdown. "
+                "Long answers are cut at max_tokens: when truncated is true, call again with offset=next_offset."
+            ),
+            annotations=READ_ONLY,
+        ),
+        _request_tool(
+            sizing.size_deployment,
+            sizing.SizingRequest,
+            roots,
+            name="size_deployment",
+            title="Size an LLM deployment: memory, fit, capacity, ceilings",
+            description=SIZE_DEPLOYMENT_DESCRIPTION,
+            annotations=HUB_LOOKUP,
+        ),
+        _request_tool(
+            metrics_tools.compute_metrics,
+            metrics_tools.MetricsRequest,
+            roots,
+            name="compute_metrics",
+            title="Compute TTFT, TPOT, ITL, E2E latency, throughput and goodput",
+            description=COMPUTE_METRICS_DESCRIPTION,
+            annotations=READ_ONLY,
+        ),
+        _request_tool(
+            audit.audit_benchmark,
+            audit.AuditRequest,
+            roots,
+            name="audit_benchmark",
+            title="Audit a benchmark write-up against the benchmark contract",
+            description=AUDIT_BENCHMARK_DESCRIPTION,
+            annotations=READ_ONLY,
+        ),
+    ]
     server = MCPServer(
         name=SERVER_NAME,
         title="LLM inference fundamentals",
         instructions=INSTRUCTIONS,
         version=__version__,
+        tools=tools,
     )
-
-    # --- tools ---------------------------------------------------------------
-
-    server.tool(
-        name="search_references",
-        title="Search the LLM inference reference corpus",
-        description=(
-            "Search the reference corpus on LLM inference performance (inference mechanics, metrics, "
-            "benchmarking, memory sizing, batching, prefix caching, speculative decoding, parallelism, "
-            "GPU fundamentals, infrastructure, deployment). BM25 over sections, headings weighted above "
-            "body text, acronyms expanded (TTFT, TPOT, ITL, KV, GQA, MLA, MoE, TP/PP/EP...). Returns the "
-            "best sections with page, anchor and score, cut to max_tokens; read on with read_reference."
-        ),
-        annotations=READ_ONLY,
-    )(_request_tool(docs.search, corpus.SearchRequest, "search_references", roots))
-
-    server.tool(
-        name="read_reference",
-        title="Read a reference page or section",
-        description=(
-            "Read one reference page, or one section of it (by heading text or anchor), as markdown. "
-            "Long answers are cut at max_tokens: when truncated is true, call again with offset=next_offset."
-        ),
-        annotations=READ_ONLY,
-    )(_request_tool(docs.read, corpus.ReadRequest, "read_reference", roots))
-
-    server.tool(
-        name="size_deployment",
-        title="Size an LLM deployment: memory, fit, capacity, ceilings",
-        description=SIZE_DEPLOYMENT_DESCRIPTION,
-        annotations=HUB_LOOKUP,
-    )(_request_tool(sizing.size_deployment, sizing.SizingRequest, "size_deployment", roots))
-
-    server.tool(
-        name="compute_metrics",
-        title="Compute TTFT, TPOT, ITL, E2E latency, throughput and goodput",
-        description=COMPUTE_METRICS_DESCRIPTION,
-        annotations=READ_ONLY,
-    )(_request_tool(metrics_tools.compute_metrics, metrics_tools.MetricsRequest, "compute_metrics", roots))
-
-    server.tool(
-        name="audit_benchmark",
-        title="Audit a benchmark write-up against the benchmark contract",
-        description=AUDIT_BENCHMARK_DESCRIPTION,
-        annotations=READ_ONLY,
-    )(_request_tool(audit.audit_benchmark, audit.AuditRequest, "audit_benchmark", roots))
 
     # --- resources -----------------------------------------------------------
 

@@ -80,3 +80,11 @@ def test_install_skill_user_goes_to_home_claude_skills(capsys, tmp_path):
 def test_serve_rejects_a_bad_port(capsys):
     code, _, err = run(capsys, "serve", "--http", "--port", "70000")
     assert code == 2 and "--port" in err
+
+
+def test_whole_request_errors_print_without_pydantic_noise(capsys):
+    code, _, err = run(capsys, "size", "Llama-3.1-70B", "--tp", "8", "--gpus", "4", "--offline")
+    assert code == 1
+    # gpus 4 is not a multiple of tp x pp = 8 x 1
+    assert "  gpus (4) must be a multiple of tp x pp (8 x 1)" in err
+    assert "Value error" not in err and "input:" not in err

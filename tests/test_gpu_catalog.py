@@ -7,6 +7,7 @@ Dense (no 2:4 sparsity) peaks come from the vendors' datasheets, where the print
 import pytest
 
 from llm_inference_fundamentals.tools.catalog import gpu_catalog, lookup_gpu
+from llm_inference_fundamentals.tools.errors import UnknownGPUError
 from llm_inference_fundamentals.tools.sizing import SizingRequest, size_deployment
 
 MiB = 2**20
@@ -225,3 +226,32 @@ def test_compute_bound_decode_shows_the_compute_step():
     assert f"step >= {c.compute_time_ms:.2f} ms" in d.to_text()
     # at efficiency the compute side uses 45% of peak: 62.17 / 0.45 = 138.2 ms per step
     assert c.tokens_per_s_per_sequence_at_efficiency == pytest.approx(0.45 / (c.compute_time_ms / 1e3))
+
+
+# --- names as engineers type them (UAT) -------------------------------------------------------
+
+@pytest.mark.parametrize("name, gpu_id", [
+    ("NVIDIA H100 80GB HBM3", "nvidia-h100-sxm"),   # nvidia-smi --query-gpu=name on an HGX H100
+    ("H100 80GB HBM3", "nvidia-h100-sxm"),
+    ("H100 SXM5", "nvidia-h100-sxm"),
+    ("NVIDIA H100", "nvidia-h100-sxm"),
+    ("NVIDIA H100 PCIe", "nvidia-h100-pcie"),
+    ("NVIDIA H100 NVL", "nvidia-h100-nvl"),
+    ("H200 141GB", "nvidia-h200-sxm"),
+    ("NVIDIA A100-SXM4-80GB", "nvidia-a100-80gb-sxm"),  # nvidia-smi name of an A100 SXM4 80GB
+    ("NVIDIA A100-SXM4-40GB", "nvidia-a100-40gb-sxm"),
+    ("NVIDIA A100 80GB PCIe", "nvidia-a100-80gb-pcie"),
+    ("NVIDIA GeForce RTX 4090", "nvidia-rtx-4090"),
+    ("AMD Instinct MI300X", "amd-mi300x"),
+    ("NVIDIA L40S", "nvidia-l40s"),
+    ("h100-80gb", "nvidia-h100-sxm"),
+    ("h100_sxm", "nvidia-h100-sxm"),
+])
+def test_gpu_product_names_as_smi_reports_them(name, gpu_id):
+    assert lookup_gpu(name).id == gpu_id
+
+
+def test_gpu_unknown_name_still_lists_valid_values():
+    with pytest.raises(UnknownGPUError) as info:
+        lookup_gpu("NVIDIA H800")
+    assert "gpu: 'NVIDIA H800'" in str(info.value) and "valid values:" in str(info.value)

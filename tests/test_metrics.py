@@ -790,3 +790,22 @@ def test_detailed_arrays_whose_last_request_has_a_single_chunk(tmp_path, fmt):
     assert r.e2el_ms.mean == pytest.approx(100)
     assert (r.tpot_ms.count, r.tpot_ms.mean) == (1, pytest.approx(25))
     assert (r.itl_ms.count, r.itl_ms.mean) == (2, pytest.approx(25))
+
+
+# --- UAT: a summary-only file shows its headline latencies, not only the spread of the first metric ---
+
+
+def test_aiperf_summary_text_shows_ttft_and_itl_percentiles():
+    text = run(path=str(DATA / "aiperf_profile_export_aiperf.json")).to_text()
+    # the file holds time_to_first_token {"avg": 42.767..., "p99": 61.819...} and inter_token_latency p99;
+    # before, the first 24 of its 710 figures were request_latency p1..p75/min/max/std and TTFT's avg only
+    assert re.search(r"time_to_first_token\.p99\s+61\.819", text)
+    assert re.search(r"inter_token_latency\.p99\s", text)
+    assert "request_latency.p1 " not in text and "request_latency.std" not in text
+
+
+def test_vllm_summary_text_shows_itl_and_e2el():
+    text = run(path=str(DATA / "vllm_summary.json")).to_text()
+    # 36 figures: the 12 run totals + TTFT / TPOT fill the first 24; ITL and E2EL came after the cut
+    assert re.search(r"p99_itl_ms\s", text) and re.search(r"mean_e2el_ms\s", text)
+    assert "std_ttft_ms" not in text

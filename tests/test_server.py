@@ -172,3 +172,13 @@ async def test_allow_dir_opens_a_folder_to_the_tools(tmp_path, monkeypatch):
     # TTFT = 0.25 s = 250 ms; TPOT = (1250 - 250) ms / (5 - 1) = 250 ms
     assert result.structured_content["ttft_ms"]["mean"] == pytest.approx(250.0)
     assert result.structured_content["tpot_ms"]["mean"] == pytest.approx(250.0)
+
+
+async def test_unknown_argument_names_are_refused_not_dropped():
+    async with Client(build_server()) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        misspelt = await client.call_tool("size_deployment", {"model": "llama-3.1-8b", "concurency": 16})
+        nested = await client.call_tool("size_deployment", {"request": {"model": "llama-3.1-8b"}})
+    assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
+    assert misspelt.is_error and "concurency" in misspelt.content[0].text
+    assert nested.is_error and "request" in nested.content[0].text

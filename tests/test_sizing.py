@@ -443,3 +443,38 @@ def test_text_output_is_a_readable_table():
     text = size(model="Llama-3.1-70B", tokens=8192, concurrency=4, gpu="h100", tp=4).to_text()
     for word in ("weights", "KV cache", "total per GPU", "FITS", "ceiling decode", "assumptions"):
         assert word in text
+
+
+# --- UAT: forgiving names, actionable errors ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name, entry", [
+    ("meta-llama/Llama-3.1-70B-Instruct", "Llama-3.1-70B"),   # the entry's own org + the Instruct repo
+    ("Meta-Llama-3.1-70B-Instruct", "Llama-3.1-70B"),         # the repo's name before the rename
+    ("Meta-Llama-3.1-8B", "Llama-3.1-8B"),
+    ("qwen3 235b", "Qwen3-235B-A22B"),
+    ("Qwen/Qwen3-235B-A22B", "Qwen3-235B-A22B"),
+    ("google/gemma-3-27b-it", "Gemma-3-27B"),
+])
+def test_model_names_as_engineers_type_them(name, entry):
+    assert find_model(name).name == entry
+
+
+@pytest.mark.parametrize("name", [
+    "someorg/Llama-3.1-70B-Instruct",  # another org's repo may differ: left to the Hub
+    "Qwen3-235B-A22B-FP8",             # a quantized checkpoint stores another format than the catalog entry
+])
+def test_model_names_that_are_other_checkpoints_are_not_folded_in(name):
+    assert find_model(name) is None
+
+
+def test_tp_error_lists_the_valid_tp_values():
+    # Llama-3.1-70B: 64 query heads, 8 KV heads -> TP must divide 64 and divide 8 or be a multiple of 8:
+    # 1, 2, 4, 8 divide 8; 16, 32, 64 are multiples of 8 that divide 64
+    with pytest.raises(ModelConfigError, match=r"tp: 3 .*valid tp values for this model: 1, 2, 4, 8, 16, 32, 64$"):
+        size(model="Llama-3.1-70B", tokens=1, tp=3)
+
+
+def test_no_gpu_is_said_once_in_the_text():
+    text = size(model="Llama-3.1-8B", tokens=1024).to_text()
+    assert text.count("no gpu given") == 1

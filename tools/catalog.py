@@ -135,8 +135,24 @@ def _gpu_index() -> dict[str, GPUSpec]:
 
 
 def find_model(name: str) -> CatalogModel | None:
-    """The catalog entry for a name, HF repo id or alias (case-insensitive), else None."""
-    return _model_index().get(_norm(name))
+    """The catalog entry for a name, HF repo id or alias (case-insensitive), else None.
+
+    Also forgiving of the common spellings of the same checkpoint: the entry's own org in front
+    (``meta-llama/Llama-3.1-70B-Instruct``), the old ``Meta-`` prefix (``Meta-Llama-3.1-8B``) and an
+    ``-Instruct`` / ``-it`` / ``-chat`` suffix. Quantized repos (``-FP8``, ``-AWQ``) are not folded in:
+    their stored format differs from the catalog entry's.
+    """
+    index = _model_index()
+    key = _norm(name)
+    if key in index:
+        return index[key]
+    org, _, rest = key.rpartition("/")
+    bare = re.sub(r"-(instruct|it|chat)$", "", re.sub(r"^meta-(?=llama)", "", rest))
+    for candidate in dict.fromkeys((rest, bare)):
+        found = index.get(candidate)
+        if found is not None and (not org or _norm(found.hf_id).split("/", 1)[0] == org):
+            return found
+    return None
 
 
 def suggest_models(name: str, n: int = 3) -> list[str]:
@@ -166,7 +182,9 @@ def lookup_model(name: str) -> CatalogModel:
 def lookup_gpu(name: str) -> GPUSpec:
     """The GPU for a name or alias (case-insensitive); raises UnknownGPUError with close names."""
     index = _gpu_index()
-    found = index.get(_norm(name))
+    # nvidia-smi / rocm-smi product names carry the vendor and brand: 'NVIDIA H100 80GB HBM3', 'AMD Instinct MI300X'
+    bare = re.sub(r"^(nvidia|amd|google)-(geforce-|instinct-|cloud-)?", "", _norm(name))
+    found = index.get(_norm(name)) or index.get(bare)
     if found is None:
         close = difflib.get_close_matches(_norm(name), list(index), n=6, cutoff=0.4)
         names: list[str] = []

@@ -83,6 +83,8 @@ def describe_validation_error(exc: Exception) -> list[str]:
     """
     lines = []
     for error in exc.errors():  # type: ignore[attr-defined]
-        field = ".".join(str(part) for part in error["loc"]) or "input"
-        lines.append(f"{field}: {error['msg']}")
+        field = ".".join(str(part) for part in error["loc"])
+        msg = str(error["msg"]).removeprefix("Value error, ")  # pydantic's prefix for a validator's ValueError
+        # a whole-model check (loc empty) names its own fields in the message, e.g. "gpus (4) must be ..."
+        lines.append(f"{field}: {msg}" if field else msg)
     return lines

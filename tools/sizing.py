@@ -392,10 +392,14 @@ def _check_parallelism(arch: Architecture, request: SizingRequest) -> None:
     """Refuse splits vLLM refuses: TP must divide the query heads and divide (or be a multiple of) the KV heads;
     EP needs experts and at most the GPUs of one pipeline stage."""
     tp, ep = request.tp, request.ep
+    valid = [t for t in range(1, arch.heads + 1) if not arch.heads % t
+             and (arch.mla is not None or not arch.kv_heads % t or not t % arch.kv_heads)]
     if arch.heads % tp:
-        raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads})")
+        raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads}); "
+                               f"valid tp values for this model: {', '.join(map(str, valid))}")
     if arch.mla is None and arch.kv_heads % tp and tp % arch.kv_heads:
-        raise ModelConfigError(f"tp: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it")
+        raise ModelConfigError(f"tp: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it; "
+                               f"valid tp values for this model: {', '.join(map(str, valid))}")
     if ep > 1 and not arch.experts:
         raise ModelConfigError(f"ep: {ep} given but the model has no experts")
     _, dp = _data_parallel(request)
@@ -986,7 +990,7 @@ def _ceilings(dep: _Deployment, fmt: WeightFormat, gpu: GPUSpec | None, request:
               weights: _WeightTally, kv: _KVTally, tokens: int, prompt: int) -> Ceilings:
     """Decode and prefill speed limits on the named GPU, with notes on what they leave out."""
     if gpu is None:
-        return Ceilings(decode=None, prefill=None, notes=["no gpu given"])
+        return Ceilings(decode=None, prefill=None, notes=[])  # the closing notes say "no gpu given"
     notes: list[str] = []
     seqs = dep.sequences_per_replica
     # routed experts are split over max(TP, EP) GPUs, so one expert shard serves the tokens of max(TP, EP) / TP replicas

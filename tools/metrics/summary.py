@@ -18,6 +18,7 @@ where the file's own tool defines a figure differently, ``source_reported`` says
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -377,7 +378,7 @@ class MetricsReport(BaseModel):
             lines.append(f"{'request_goodput':<24}{_fmt(self.request_goodput):>12} req/s   ({good}; SLO {given})")
             lines.append(f"{'slo_attainment':<24}{_fmt(self.slo_attainment):>12}")
         if self.source_reported is not None and self.source_reported.figures:
-            shown = list(self.source_reported.figures.items())[:24]
+            shown = _headline_figures(self.source_reported.figures)
             lines.append("")
             lines.append(f"reported by {self.source_reported.tool} (its own definitions):")
             for key, value in shown:
@@ -392,6 +393,37 @@ class MetricsReport(BaseModel):
             lines.append("warnings:")
             lines.extend(f"  - {w}" for w in self.warnings)
         return "\n".join(lines)
+
+
+_SHOWN_FIGURES = 24
+_HEADLINE_METRIC = re.compile(
+    r"ttft|time_to_first_token|tpot|time_per_output_token|itl|inter_token_latency|inter_chunk_latency|e2el|"
+    r"request_latency|throughput|goodput|tokens_per_second|requests_per_second|duration|completed|failed")
+_MINOR_STATS = {"std", "std_dev", "stddev", "min", "max", "count", "sum", "p1", "p5", "p10", "p25", "p75"}
+
+
+def _headline_figures(figures: dict[str, float]) -> list[tuple[str, float]]:
+    """At most ``_SHOWN_FIGURES`` of a tool's own figures for the text view: all of them when few, else the
+    latency / throughput headlines (mean, median, high percentiles) first, so TTFT and ITL are never cut off
+    behind the spread statistics of one metric."""
+    items = list(figures.items())
+    if len(items) <= _SHOWN_FIGURES:
+        return items
+
+    def stat(key: str) -> str | None:
+        lead = re.match(r"(mean|median|std|p\d+(?:\.\d+)?)_", key)  # vLLM: p99_ttft_ms
+        if lead:
+            return lead.group(1)
+        return key.rsplit(".", 1)[1].lower() if "." in key else None  # guidellm / aiperf: ttft.p99
+
+    def headline(key: str) -> bool:
+        low = key.lower()
+        return (not low.startswith(("adj_", "active_", "effective_")) and "per_user" not in low
+                and bool(_HEADLINE_METRIC.search(low)) and stat(key) not in _MINOR_STATS)
+
+    first = [kv for kv in items if headline(kv[0])]
+    rest = [kv for kv in items if not headline(kv[0])]
+    return (first + rest)[:_SHOWN_FIGURES]
 
 
 def _fmt(value: float | None) -> str:
