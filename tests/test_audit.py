@@ -471,3 +471,69 @@ def test_serving_at_the_full_context_with_a_capacity_flag_is_a_capacity_misread(
 def test_docker_port_mapping_is_not_a_prompt_length():
     report = audit_text("```bash\ndocker run --gpus all -p 8080:80 ghcr.io/huggingface/text-generation-inference:3.0.1\n```\n")
     assert status(report, "prompt_length").status == "missing"
+
+
+# ---------------------------------------------------------------- fourth blind round
+
+
+def test_speculation_switched_off_after_a_list_of_methods_is_not_speculation():
+    report = audit_text("SGLang v0.4.6 on 8x H200, 512-token outputs at 40 tok/s. MTP/speculative decoding is off.\n")
+    assert {status(report, k).status for k in ("spec_draft_tokens", "spec_acceptance")} == {"not_applicable"}
+
+
+def test_hedged_capacity_read_as_sessions_is_a_capacity_misread():
+    text = ("After weights the decode node has about 620 GB free for KV, about 8.8M tokens, so one decode node "
+            "serves about 1,900 concurrent 4.6k-token sessions.\n")
+    report = audit_text(text)
+    assert status(report, "capacity_vs_workload").status == "violation"
+    assert status(report, "evidence_class").status == "violation"
+
+
+def test_switching_engines_with_cache_on_one_side_is_a_stack_comparison():
+    text = ("We switched from vLLM 0.6.3 to SGLang 0.4.1 on 4x L40S: ~1,900 tok/s became ~3,700 tok/s. Radix cache "
+            "was on; vLLM prefix caching was off.\n")
+    assert status(audit_text(text), "stack_comparison").status == "violation"
+
+
+def test_metric_against_metric_curve_title_is_not_a_comparison():
+    text = ("```\nInferences/Second vs. Client p95 Batch Latency\nConcurrency: 4, throughput: 11.44 infer/sec, "
+            "latency 352940 usec\n```\n")
+    assert status(audit_text(text), "stack_comparison").status == "not_applicable"
+
+
+def test_label_column_config_table_reads_rows_as_settings():
+    text = ("| | Run A |\n|---|---|\n| Input / output tokens | 1,000 / 1,000 |\n| Concurrency | 1 |\n"
+            "| Hardware | 8x Cerulean C2 accelerator |\n| Software | Cerulean Runtime 2.4 |\n")
+    report = audit_text(text)
+    for key in ("prompt_length", "output_length_requested", "concurrency", "hardware", "engine_revision"):
+        assert status(report, key).status == "declared", key
+
+
+def test_hedged_load_level_is_partial_concurrency():
+    report = audit_text("Concurrency is whatever production sends, usually 40-60 requests in flight.\n")
+    assert status(report, "concurrency").status == "partial"
+
+
+def test_pandas_describe_of_latency_columns_is_a_distribution():
+    text = ("```\n       ttft_ms  tpot_ms\ncount    800.0    800.0\nmean     212.4     21.7\n50%      188.0     21.5\n"
+            "99%      602.8     27.0\n```\n")
+    assert status(audit_text(text), "latency_distributions").status == "declared"
+
+
+def test_output_length_that_is_also_a_cap_does_not_back_steady_decode():
+    # max_tokens 128 with EOS honoured is a cap; "38.7 req/s x 128 tokens" repeats the cap, not a completed length
+    text = ("Requests use max_tokens 128 and end_id set. At c=16 that's ~4.9k output tok/s aggregate "
+            "(38.7 req/s x 128 tokens).\n")
+    assert status(audit_text(text), "steady_decode").status == "unclear"
+
+
+def test_projected_headline_figure_violates_evidence_class():
+    text = ("# Acme serves Llama 3.1 405B at 1,000 tokens per second per user\n\n"
+            "Footnote: projected from single-chip kernel timings scaled to 8 chips.\n")
+    assert status(audit_text(text), "evidence_class").status == "violation"
+
+
+def test_a_basis_defined_once_labels_the_thread_figures():
+    text = ("vLLM 0.6.3 gave us ~1,900 tok/s on 4x L40S.\n\n"
+            "Throughput is prompt + completion tokens, summed across the cluster.\n")
+    assert status(audit_text(text), "throughput_basis").status == "ok"

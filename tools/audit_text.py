@@ -86,11 +86,11 @@ _GPU_RX = re.compile(r"(?<![\w/.-])" + _GPU + r"(?![\w])", re.IGNORECASE)
 _BENCH_TOOLS = (r"vllm\s+bench\s+\w+|benchmark_serving(?:\.py)?|benchmark_throughput(?:\.py)?|benchmark_latency(?:\.py)?|"
                 r"bench_serving|genai-perf|aiperf|guidellm|llmperf|inference-perf|llama-bench|trtllm-bench|"
                 r"text-generation-benchmark|locust|\bk6\b|bench_one_batch|bench_offline_throughput|ollama\s+run\s[^\n]*--verbose|"
-                r"\bloadgen\b")
+                r"\bloadgen\b|perf_analyzer")
 _FORMATS = (r"\d+(?:\.\d+)?\s?bpw|bf16|bfloat16|fp16|float16|f16|fp32|float32|fp8(?:[_-]?e4m3(?:fn)?|[_-]?e5m2)?|e4m3|int8|int4|w8a8|w4a16|"
             r"w4a8|awq|gptq|nvfp4|mxfp4|fp4|q[2-8]_k(?:_[sml])?|q[458]_[01]|exl2|nf4|bitsandbytes|smoothquant|gguf")
 _VAGUE = _rx(r"\b(?:about|around|approx(?:imately|\.)?|roughly|some|circa|nearly|almost|typical(?:ly)?|latest|newest|"
-             r"recent|current|nightly|main\s+branch|default|short|long|various|several|many|a\s+few)\b|~|≈")
+             r"recent|current|nightly|main\s+branch|default|short|long|various|several|many|a\s+few|usually|whatever)\b|~|≈")
 
 _CLIENT_FLAGS = {"num-prompts", "max-concurrency", "request-rate", "dataset-name", "dataset-path", "random-input-len",
                  "random-output-len", "random-range-ratio", "ignore-eos", "seed", "num-warmups", "percentile-metrics",
@@ -101,7 +101,8 @@ _CLIENT_FLAGS = {"num-prompts", "max-concurrency", "request-rate", "dataset-name
 # ---------------------------------------------------------------- metric figures
 _NUM = r"\d[\d,]*(?:\.\d+)?"
 _IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?\s*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?\s*(?:out|output|OSL)\b"  # "1k in / 1k out"
-_IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
+_IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"
+_IN_OUT_LABEL = r"\b(?:input|prompt|ISL)\s*/\s*(?:output|OSL)(?:\s+(?:tokens|lengths?))?\s*[:=]\s*\d[\d,.]*\s*k?\s*/\s*\d"  # "Input / output: 1,000 / 1,000"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
 _DIGIT = re.compile(r"\d")
 _TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|"
                     r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)
@@ -113,7 +114,7 @@ _TTFT_KW = _rx(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|
 _TPOT_KW = _rx(r"\bTPOT\b|time[- ]per[- ]output[- ]token|ms\s*/\s*tok(?:en)?\b|ms\s+per\s+(?:output\s+)?token|"
                r"\bITL\b|inter[- ]token\s+latency")
 _RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
-_RATE_FIG = _rx(_NUM + r"\s*(?:k\s*)?" + _RATE_UNIT + r"|" + _RATE_UNIT)
+_RATE_FIG = _rx(_NUM + r"\s*(?:k\s*)?(?:(?:output|input|total|generated|prompt|completion|decode|prefill)\s+)?" + _RATE_UNIT + r"|" + _RATE_UNIT)
 _REQ_RATE_FIG = _rx(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
 _GOODPUT = _rx(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
 _SPEEDUP = _rx(r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed-?up|higher\s+throughput|lower\s+latency)|"
@@ -227,7 +228,8 @@ class _Doc:
 
     def __init__(self, writeup: Writeup):
         self.w = writeup
-        self.plains = [_cut_runs(_unquote(b.plain) if b.kind == "code" else b.plain) for b in writeup.blocks]
+        self.plains = [_cut_runs(_unquote(b.plain) if b.kind == "code" else _label_column(b.plain) if b.kind == "table" else b.plain)
+                       for b in writeup.blocks]
         self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
         self._lower_all = "\n".join(self.lowers)
         self._starts: list[int] = []
@@ -339,6 +341,18 @@ class _Doc:
             if len(out) >= limit:
                 break
         return out
+
+
+_LABEL_ROW = re.compile(r"^(\s*\|[^|\n]*?\S[^|\n]*)\|", re.M)
+
+
+def _label_column(table: str) -> str:
+    """A table whose top-left header cell is empty keeps labels in its first column: the bar after each
+    row label becomes a colon (same length, same offsets), so the row reads as 'label: value | value'."""
+    if not re.match(r"\s*\|\s*\|", table):
+        return table
+    head, sep, body = table.partition("\n")
+    return head + sep + _LABEL_ROW.sub(lambda m: m.group(1) + ":", body)
 
 
 def _vague(text: str) -> bool:
@@ -453,6 +467,9 @@ class _Judge:
                 continue
             declared.append((i, m))
         declared += list(self.d.hits(image))
+        declared += list(self.d.hits(re.compile(r"\b[A-Z][\w-]*\s+(?:Runtime|Inference\s+Engine|Serving|Server|SDK)\s+v?\d+\.\d+(?:\.\d+)?\b")))
+        if self._engine_mentions():
+            declared += list(self.d.hits(_rx(r"\bcommit\s+[0-9a-f]{7,40}\b")))
         if self._engine_mentions():  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
             declared += list(self.d.hits(_rx(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
         name = _rx(r"\b(?:" + _ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
@@ -535,6 +552,7 @@ class _Judge:
         instance = _rx(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
                        r"Mac\s+(?:Studio|Pro|mini|Book\s+\w+)\s+M[1-4]|\bM[1-4]\s+(?:Max|Ultra)\b|v\d[ep]?-\d+\b")
         declared = [(i, m) for _, _, i, m in counted] + list(self.d.hits(instance))
+        declared += list(self.d.hits(_rx(r"\b\d+\s*[x×]\s*(?:[A-Z][\w-]*\s+){1,3}(?:accelerators?|GPUs?|chips?|NPUs?)\b")))
         skus = list(self.d.hits(_GPU_RX))
         if not declared and skus:
             # A named SKU with a tensor-parallel degree ("H100 SXM GPUs ... with TP4") gives the count.
@@ -582,7 +600,7 @@ class _Judge:
         """Classify every 'N tokens' span as prompt/output(requested|completed) with vagueness."""
         if "spans" in self._cache:
             return self._cache["spans"]
-        rx = _rx(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
+        rx = _rx(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(?:(?:random|synthetic|fixed|unique|distinct|uniform)\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
                  r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
         kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=|]\s*(\d[\d,]*)")
         prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
@@ -598,6 +616,8 @@ class _Judge:
             label = (m.group(3) or "") + " " + (m.group(4) or "")
             before = text[max(a, m.start() - 45):m.start()]
             after = text[m.end():min(b, m.end() + 16)]
+            if re.search(r"(?:shorter|longer)\s+than\s*$", before, re.I):
+                continue
             kind = None
             if prompt_words.search(label):
                 kind = "prompt"
@@ -634,7 +654,7 @@ class _Judge:
 
     def prompt_length(self) -> TextFinding:
         flags = _rx(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
-                    r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + self._IN_OUT + r"|" + _IN_OUT_SHORT + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
+                    r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + self._IN_OUT + r"|" + _IN_OUT_SHORT + r"|" + _IN_OUT_LABEL + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
         # A bound ("fewer than 4,096 prompt tokens", "up to 8k") is not a length; a context size in a
         # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
         spans = [s for s in self._token_spans() if s["kind"] == "prompt" and not s.get("capacity")]
@@ -653,7 +673,7 @@ class _Judge:
     def output_length_requested(self) -> TextFinding:
         flags = _rx(r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|max_tokens|max_new_tokens|max-tokens|"
                     r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict)" + _IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
-                    r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT + r"|" + _IN_OUT_SHORT)
+                    r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + self._IN_OUT + r"|" + _IN_OUT_SHORT + r"|" + _IN_OUT_LABEL)
         spans = [s for s in self._token_spans() if s["kind"] == "output" and s["sub"] == "requested"]
         capped = _rx(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
                      r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
@@ -685,10 +705,10 @@ class _Judge:
         """Spans that state how many requests were sent (computed once)."""
         if "requests" in self._cache:
             return self._cache["requests"]
-        flags = _rx(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request_count\s*[=:]\s*\d+|"
+        flags = _rx(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request[_ ]count\s*[=:]\s*\d+|"
                     r"Successful\s+requests\s*[:|]\s*\d+|\b\d[\d,]*\s+repetitions\b|"
                     r"(?<![\w.])\d[\d,]*-(?:request|prompt|sample|query|conversation)\b")
-        nreq = _rx(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats)\b")
+        nreq = _rx(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats|responses)\b")
         declared = list(self.d.hits(flags))
         times = _rx(r"\b(?:\d+|two|three|four|five|six|ten|twenty)\s+times\b(?!\s+(?:the|more|faster|slower|higher|lower|as|better|"
                     r"worse|less|fewer|larger|smaller|over))")
@@ -696,7 +716,7 @@ class _Judge:
                      if re.search(r"\b(?:ran|run|repeated|executed|measured|sent|issued)\b", self.d.window(i, m, 200, 0), re.I)]
         for i, m in self.d.hits(nreq):
             win = self.d.window(i, m, 25, 12).lower()
-            if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|of\s+\d", win):
+            if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|\d\s+of\s+\d", win):
                 continue
             if re.search(r"^\d[\d,]*\s+warm", m.group(0).lower()):
                 continue
@@ -737,19 +757,21 @@ class _Judge:
                  r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
                  r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
                  r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
-        declared = []
+        declared, hedged = [], []
         for i, m in self.d.hits(rx):
             # the client's own setting (--max-concurrency, "max_concurrency": 32) is the load, not a capacity
             if self._capacity_sentence(self.d.sentence(i, m)) and not re.match(r"--|max_concurrency", m.group(0), re.I):
                 continue
-            declared.append((i, m))
+            a, _ = self.d.bounds(i, m.start(), m.end())
+            lead = re.split(r"[,;()]", self.d.plains[i][max(a, m.start() - 25):m.start()])[-1]  # this clause only
+            (hedged if _vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) else declared).append((i, m))
         for i, block in enumerate(self.d.w.blocks):
             if block.kind == "table":
                 header = self.d.header(i)
                 mm = re.search(r"concurrency|batch\s*size|\busers\b|\bQPS\b|request\s+rate", header, re.I)
                 if mm:
                     declared.append((i, mm))
-        partial = list(self.d.hits(_rx(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
+        partial = hedged + list(self.d.hits(_rx(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
         return self._status("concurrency", declared, partial, "concurrency or request rate",
                             "load level stated (concurrency, rate or batch size)", "load described only vaguely")
 
@@ -764,7 +786,7 @@ class _Judge:
         # any ignore_eos setting (true or false) says how generation stops
         # any ignore_eos setting, true or false, says how generation stops
         rx = _rx(_EOS_IGNORED.pattern + r"|ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
-                 r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop")
+                 r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|\bend_id\b|eos_token_id|stop_token_ids")
         implied = _rx(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
         return self._status("stopping", list(self.d.hits(rx)), list(self.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
                             "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")
@@ -865,6 +887,8 @@ class _Judge:
                     break  # already a distribution; the rest cannot change the status
             elif re.search(_RATE_UNIT, ctx, re.I):
                 other_stats.setdefault(key, (i, m))
+        for i, key, hit in self._describe_rows():
+            lat_stats.setdefault(key, hit)
         per_req = list(self.d.hits(_rx(r"per[- ]request\s+(?:records|latenc\w+|data|results|traces?)|--save-detailed|"
                                        r"histogram|\bCDF\b|percentile-metrics|metric-percentiles")))
         lat_stats.pop("percentiles", None)
@@ -876,6 +900,27 @@ class _Judge:
                                "a single latency statistic (or only throughput spread) is reported, not a distribution",
                                self.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
         return self._missing("latency_distributions", "latency percentile or per-request record")
+
+    def _describe_rows(self):
+        """(block, statistic, hit) for the statistic rows ("mean", "50%", "99%") of a printed summary frame
+        (pandas ``describe()``) whose header row names latency columns (ttft_ms, tpot_ms, e2e_ms)."""
+        out = []
+        stat_row = re.compile(r"[ \t]*(mean|std|min|max|\d{2}(?:\.\d+)?%)[ \t]+-?\d")
+        for i, block in enumerate(self.d.w.blocks):
+            if block.kind != "code":
+                continue
+            text, header = self.d.plains[i], ""
+            for line in re.finditer(r"[^\n]+", text):
+                m = stat_row.match(text, line.start())
+                if not m:
+                    if not re.match(r"\s*count\s", line.group(0)):
+                        header = line.group(0)
+                    continue
+                if re.search(r"(?<![a-z])(?:ttft|tpot|itl|e2el?|latency)(?![a-z])", header, re.I):
+                    stat = m.group(1).lower()
+                    key = "median" if stat == "50%" else "p" + stat[:-1] if stat.endswith("%") else stat
+                    out.append((i, key, (i, re.compile(re.escape(m.group(1))).match(text, m.start(1)))))
+        return out
 
     @staticmethod
     def _cell(line: str, col: int, is_table: bool) -> str:
@@ -903,8 +948,10 @@ class _Judge:
         for i, m in self.d.hits(rx):
             text = self.d.plains[i]
             before = text[max(0, m.start() - 30):m.start()]
-            after = text[m.end():m.end() + 30]
-            if negated.search(before) or re.match(r"\s*(?:decoding\s+)?(?:was\s+|is\s+)?(?:disabled|off|not\s+used)", after, re.I):
+            after = text[m.end():m.end() + 60]
+            if negated.search(before) or re.match(r"\s*(?:decoding\s+)?(?:was\s+|is\s+)?(?:disabled|off|not\s+used)", after, re.I) \
+                    or re.match(r"(?:\s*(?:/|,|and|or)\s*[\w-]+)*\s+(?:decoding\s+)?(?:was|is|are|were|stays?|left)\s+"
+                                r"(?:disabled|off|not\s+used|turned\s+off)\b", after, re.I):
                 continue
             positive.append((i, m))
         return positive
@@ -942,7 +989,8 @@ class _Judge:
     # -------------------------------------------------------------- aggregation
     def aggregation_rule(self) -> TextFinding:
         rx = _rx(r"(?:median|mean|average|best|worst|geometric\s+mean|max|min)\s+(?:run\s+)?(?:of|over|across)\s+(?:the\s+)?(?:\d+|three|five|ten|all)\b|"
-                 r"(?:over|across)\s+(?:all\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:runs|repetitions|trials|iterations|seeds)|"
+                 r"(?:over|across)\s+(?:all\s+|the\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:\w+\s+)?(?:runs|repetitions|trials|iterations|seeds)|"
+                 r"\b(?:is|are)\s+the\s+(?:median|mean|average)\s+(?:of\s+)?(?:[\w/-]+\s+){0,6}?(?:we\s+)?(?:observed|measured)\b|"
                  r"percentiles?\s+(?:are\s+|were\s+)?(?:(?:computed|calculated|taken)\s+(?:by\s+\S+\s+)?)?(?:over|across|per)\b|"
                  r"reports?\s+the\s+(?:median|mean|best|average|worst|highest|lowest)|"
                  r"(?:median|mean|average)\s+(?:\([^)]{0,20}\)\s+)?(?:over|across)\s+(?:that|each|every)\b|"
@@ -970,7 +1018,8 @@ class _Judge:
                  r"(?:first|initial|warm[- ]?up)\s+(?:\w+\s+){0,2}(?:was|were|is|are)\s+(?:discarded|dropped|excluded|not\s+counted)|"
                  r"(?:count(?:ed|s)?|treated)\s+as\s+(?:not\s+good|bad|failures|failed|errors|SLO\s+misses)|"
                  r"\d[\d,]*\s+(?:of\s+[\d,]+\s+)?requests?\b[^.\n]{0,40}?\b(?:failed|errored|timed\s+out|timeouts?|cancell?ed|rejected)\b|"
-                 r"(?:no|without)\s+(?:any\s+)?(?:failed|errored)\s+requests")
+                 r"(?:no|without)\s+(?:any\s+)?(?:failed|errored)\s+requests|"
+                 r"(?:shorter|longer|fewer|more)\s+than\s+\d[\d,]*\s+\w+\s+(?:are|were|is|was)\s+(?:excluded|dropped|discarded|removed|left\s+out|filtered\s+out)")
         part = _rx(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                    r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
         return self._status("exclusions", list(self.d.hits(rx)), list(self.d.hits(part)), "statement on excluded or failed samples",
@@ -986,6 +1035,8 @@ class _Judge:
             numeric = set(range(len(self.d.plains)))
         lat, tpot, rate, req = ([h for h in self.d.hits(rx) if h[0] in numeric]
                                 for rx in (_LAT_KW, _TPOT_KW, _RATE_FIG, _REQ_RATE_FIG))
+        rate += [h for h in self.d.hits(_rx(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
+                                         ("paragraph", "list_item")) if h[0] in numeric]
         figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(self.d.hits(_GOODPUT))}
         self._cache["figs"] = figs
         return figs
@@ -1062,7 +1113,7 @@ class _Judge:
         figs += f["goodput"]
         if not figs:
             return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+        basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|completion|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                               r"\beval\s+(?:rate|count|duration)", re.I)
         unlabeled = []
         for i, m in figs:
@@ -1080,8 +1131,13 @@ class _Judge:
         unlabeled_ids = {id(m) for _, m in unlabeled}
         labelled_values = {value(m) for _, m in figs if id(m) not in unlabeled_ids and m.group(0)[:1].isdigit()}
         unlabeled = [(i, m) for i, m in unlabeled if not (m.group(0)[:1].isdigit() and value(m) in labelled_values)]
+        definition = self.d.first(_rx(r"(?:prompt|input)\s*(?:\+|and|plus)\s*(?:completion|output)\s+tokens|"
+                                      r"(?:throughput|speed|rate)\s+(?:is|counts|=)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:output|input|prompt|completion|total|generated)\s+tokens"))
+        if unlabeled and definition:
+            unlabeled = []
         requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
-        scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|/\s*(?:gpu|user|node)\b|"
+        scope = self.d.first(_rx(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|summed\s+across|"
+                                 r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node)\b|"
                                  r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
                                  r"single\s+(?:user|session|chat\s+session|request|stream)|"
                                  r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
@@ -1112,7 +1168,7 @@ class _Judge:
             return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
         disabled = self._cache_disabled()
         enabled = [h for h in mentions if not self._in(disabled, h)]
-        label = _rx(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
+        label = _rx(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|never\s+hits|no\s+(?:cache\s+)?hits|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
                     r"(?:cold|warm)[- ](?:cache|prefix|run|pass)")
         title = self.d.w.title or ""
         speed = re.compile(r"\d+(?:\.\d+)?\s*[x×]|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
@@ -1166,6 +1222,8 @@ class _Judge:
         if self.d.first(_EOS_IGNORED):
             fixed += caps
             caps = []
+        else:
+            fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
         pool = done or fixed
         if pool:
             low = min(pool, key=lambda x: x[0])
@@ -1188,11 +1246,13 @@ class _Judge:
 
     def capacity_vs_workload(self) -> TextFinding:
         cap = _rx(r"maximum\s+concurrency\s+for|max(?:imum)?\s+concurrency\s*(?:is|of|:)\s*\d|KV[- ]cache\s+(?:can\s+)?(?:holds?|fits?|capacity|size|has\s+room)[^.\n]{0,40}\d|"
-                  r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+)?\d|"
+                  r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d|"
+                  r"(?:free|left|available|room)\s+for\s+(?:the\s+)?KV\b|"
                   r"supports?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
                   r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
         prose = ("paragraph", "list_item", "heading", "quote")
-        misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:chat\s+)?(?:users|requests|sessions|customers|conversations)|"
+        misread = _rx(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
+                      r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
                       r"in\s+practice|users\s+at\s+full|(?:serve|run|handle|support)s?\b(?:[^.\n]|\.\d){0,60}?\bat\s+(?:its\s+|the\s+)?(?:full|max(?:imum)?)\s+(?:\d+\s*k\s+)?context|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
         found = [h for h in self.d.hits(cap, kinds=prose + ("table",))]
         code_cap = [h for h in self.d.hits(cap, kinds=("code",))]
@@ -1226,8 +1286,12 @@ class _Judge:
             return self._cache["cmp"]
         rx = _rx(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
                  r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
-                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
-        hits = list(self.d.hits(rx))
+                 r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
+                 r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
+        metric = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"
+        axes = re.compile(metric + r"\W*(?:vs\.?|versus)\s+(?:\w+\s+){0,3}?" + metric, re.I)
+        hits = [(i, m) for i, m in self.d.hits(rx)
+                if not (m.group(0).lower().startswith(("vs", "versus")) and axes.search(self.d.window(i, m, 40, 40)))]
         for i, block in enumerate(self.d.w.blocks):
             if block.kind == "table":
                 header = self.d.header(i)
@@ -1270,6 +1334,14 @@ class _Judge:
             changes.append("kernels (" + ", ".join(sorted(kernels)) + ")")
         if self.speculative_used():
             changes.append("speculative draft")
+        providers = self.d.first(_rx(r"(?:other|competing|third[- ]party|rival)\s+(?:API\s+)?(?:providers?|vendors?|clouds?)(?:'s?)?\b|"
+                                     r"varies\s+by\s+(?:provider|vendor)|each\s+model's\s+(?:default\s+)?(?:API\s+)?provider"))
+        if providers:
+            engine_or_hw = True
+            changes.append("other providers' undisclosed stacks")
+        if engine_or_hw and self._cache_disabled() and [h for h in self._cache_mentions() if not self._in(self._cache_disabled(), h)
+                                                       and re.search(r"\b(?:on|enabled)\b", self.d.sentence(*h), re.I)]:
+            changes.append("prefix caching on one side only")
         if engine_or_hw and not wf and self.d.first(_rx(r"quantiz\w*")):
             changes.append("quantization on one side")
         if engine_or_hw and self.d.first(_rx(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?")):
@@ -1313,6 +1385,13 @@ class _Judge:
         if capacity.status == "violation":
             return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
                                capacity.evidence)
+        title = self.d.w.title or ""
+        projected = self.d.first(_rx(r"\b(?:projected|extrapolated|simulated)\s+(?:from|performance|results?|figures?|using|with|by)\b"))
+        if projected and (_RATE_FIG.search(title) or _LAT_KW.search(title)) and re.search(r"\d", title) \
+                and not re.search(r"projected|estimated?|expected|simulated|up\s+to|ceiling", title, re.I):
+            line = self.d.w.title_line or 1
+            return TextFinding("evidence_class", "violation", "the headline states a projected figure as delivered performance",
+                               [(line, quote_line(self.d.w.lines[line - 1]))] + self.d.evidence([projected]))
         if peaks:
             if self.d.first(labelled, prose):
                 return TextFinding("evidence_class", "ok", "peak/ceiling figures are labelled as such",
