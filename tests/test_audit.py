@@ -537,3 +537,37 @@ def test_a_basis_defined_once_labels_the_thread_figures():
     text = ("vLLM 0.6.3 gave us ~1,900 tok/s on 4x L40S.\n\n"
             "Throughput is prompt + completion tokens, summed across the cluster.\n")
     assert status(audit_text(text), "throughput_basis").status == "ok"
+
+
+def test_length_distribution_written_as_label_then_statistics_is_declared():
+    # "Prompt tokens: min .., mean .." and "completed output tokens (from usage): min .., median .." state
+    # distributions; the steady-decode check must use the median (231 tokens), not the minimum (41).
+    text = ("Workload: 1,000 requests. Prompt tokens: min 612, mean 3,940, max 11,850.\n"
+            "`max_tokens=256`; completed output tokens (from `usage`): min 41, median 231, max 256.\n\n"
+            "| arm | TPOT p50 (ms) |\n|---|---|\n| a | 17.8 |\n")
+    r = audit_benchmark(AuditRequest(text=text))
+    items = {f.id: f.status for f in r.items}
+    rules = {f.id: f.status for f in r.rules}
+    assert items["prompt_length"] == "declared"
+    assert items["output_length_completed"] == "declared"
+    assert rules["steady_decode"] != "violation"
+
+
+def test_off_peak_and_negated_synthetic_acceptance_are_not_peak_claims():
+    # "off-peak" is a time of day and "no synthetic acceptance knob" says acceptance was measured;
+    # neither makes a measured figure a ceiling.
+    text = ("Acceptance is measured from the server counters; no synthetic acceptance knob was set.\n"
+            "We run re-indexes off-peak. Prefix-cache hit rate 71%.\n\n"
+            "| metric | value |\n|---|---|\n| TTFT p95 (client) | 730 ms |\n")
+    r = audit_benchmark(AuditRequest(text=text))
+    assert {f.id: f.status for f in r.rules}["evidence_class"] == "ok"
+
+
+def test_wildcard_engine_version_is_not_a_pin():
+    report = audit_text("We served the model with a vLLM 0.8.x build on one MI325X.\n")
+    assert status(report, "engine_revision").status == "partial"
+
+
+def test_warmed_the_server_up_without_a_procedure_is_partial():
+    report = audit_text("We warmed the server up before measuring.\n")
+    assert status(report, "warmup").status == "partial"

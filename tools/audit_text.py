@@ -457,7 +457,7 @@ class _Judge:
     def engine_revision(self) -> TextFinding:
         # The filler between name and version may not cross another engine's name ("vLLM and SGLang 0.4").
         near = _rx(r"\b(?:" + _ENGINES + r")(?:(?:(?!" + _ENGINES + r")[\s(:=,@\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + _VERSION + r")"
-                   r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b))")
+                   r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b)|\.[x*]\b|\.\*)")  # 0.8.x is a range, not a pin
         image = _rx(r"\b(?:" + _ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + _ENGINES + r")\s*==\s*\d[\w.]*|"
                     r"\b(?:" + _ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
         declared = []
@@ -602,7 +602,10 @@ class _Judge:
             return self._cache["spans"]
         rx = _rx(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(?:(?:random|synthetic|fixed|unique|distinct|uniform)\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
                  r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
-        kv = _rx(r"(total|mean|median|average|avg)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)\s*[:=|]\s*(\d[\d,]*)")
+        # "Prompt tokens: min 612, mean 3,940" and "completed output tokens (from usage): median 251" state a
+        # distribution: a statistic word after the separator makes an output length a completed one.
+        kv = _rx(r"(total|mean|median|average|avg|completed|actual|observed)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)"
+                 r"\s*(?:\([^)\n]{0,40}\))?\s*[:=|]\s*(?:(min|mean|median|average|avg|p\d{1,2})\s*[:=]?\s*)?(\d[\d,]*)")
         prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
         out_words = re.compile(r"output|completion|complete[sd]\b|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer|"
                                r"(?<!prompt\s)\beval\s+count|\bwr[io]te\b|\bwritten\b", re.I)
@@ -644,8 +647,13 @@ class _Judge:
             kind = "prompt" if m.group(2).lower() in ("input", "prompt") else "output"
             sub = None
             if kind == "output":
-                sub = "completed" if (m.group(1) or m.group(2).lower() in ("generated", "completion")) else "requested"
-            spans.append({"kind": kind, "sub": sub, "value": float(m.group(3).replace(",", "")), "vague": False,
+                sub = "completed" if (m.group(1) or m.group(3) or m.group(2).lower() in ("generated", "completion")) else "requested"
+            value = m.group(4)
+            if (m.group(3) or "").lower() == "min":
+                # A distribution opening with its minimum: the typical length is the median or mean that follows.
+                mid = re.search(r"\b(?:median|mean|average|avg)\s*[:=]?\s*(\d[\d,]*)", self.d.plains[i][m.end():m.end() + 60], re.I)
+                value = mid.group(1) if mid else value
+            spans.append({"kind": kind, "sub": sub, "value": float(value.replace(",", "")), "vague": False,
                           "cap": False, "hit": (i, m), "ctx": m.group(0), "total": (m.group(1) or "").lower() == "total"})
         self._cache["spans"] = spans
         return spans
@@ -827,7 +835,7 @@ class _Judge:
                  r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
                  r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
                  r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
-        part = _rx(r"warm(?:ed)?[- ]?up\w*")
+        part = _rx(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b")  # "we warmed the server up"
         declared = list(self.d.hits(rx))
         # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
         # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
@@ -1368,8 +1376,8 @@ class _Judge:
         if not (f["lat"] or f["rate"] or f["req"] or f["goodput"]) and capacity.status == "not_applicable":
             return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
         prose = ("paragraph", "list_item", "heading", "quote", "table")
-        peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS))|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
-                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\bsynthetic\s+acceptance|simulated\s+acceptance|"
+        peak = _rx(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS))|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
+                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
                    # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
                    r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)")
         labelled = _rx(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
