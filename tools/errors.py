@@ -14,9 +14,19 @@
 
 The MCP server turns any of these into a tool error with the same message; the
 CLI prints ``ErrorName: message`` on stderr and exits 1.
+
+A message that names an argument spells it with ``argument("offset")``: the
+MCP argument name by default, the CLI flag (``--offset``) while the CLI runs a
+command inside ``argument_names(...)``.
 """
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 __all__ = [
+    "argument",
+    "argument_names",
     "FundamentalsError",
     "describe_validation_error",
     "InputFormatError",
@@ -88,3 +98,22 @@ def describe_validation_error(exc: Exception) -> list[str]:
         # a whole-model check (loc empty) names its own fields in the message, e.g. "gpus (4) must be ..."
         lines.append(f"{field}: {msg}" if field else msg)
     return lines
+
+
+_ARGUMENT_NAMES: ContextVar[Mapping[str, str] | None] = ContextVar("argument_names", default=None)
+
+
+def argument(name: str) -> str:
+    """How the caller spells the tool argument ``name`` in a message: MCP name, or CLI flag under the CLI."""
+    names = _ARGUMENT_NAMES.get()
+    return names.get(name, name) if names else name
+
+
+@contextmanager
+def argument_names(names: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, ``argument(field)`` returns ``names[field]`` (e.g. ``{"offset": "--offset"}``)."""
+    token = _ARGUMENT_NAMES.set(names)
+    try:
+        yield
+    finally:
+        _ARGUMENT_NAMES.reset(token)
