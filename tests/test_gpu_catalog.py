@@ -6,7 +6,7 @@ Dense (no 2:4 sparsity) peaks come from the vendors' datasheets, where the print
 
 import pytest
 
-from llm_inference_fundamentals.tools.catalog import gpu_catalog, lookup_gpu
+from llm_inference_fundamentals.tools.sizing.catalog import gpu_catalog, lookup_gpu
 from llm_inference_fundamentals.tools.errors import UnknownGPUError
 from llm_inference_fundamentals.tools.sizing import SizingRequest, size_deployment
 

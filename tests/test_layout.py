@@ -46,3 +46,10 @@ def test_package_docstring_example_runs():
 
     result = doctest.testmod(tools)
     assert result.attempted and not result.failed
+
+
+def test_sizing_modules_stay_under_500_lines():
+    # DESIGN.md: sizing is a package whose modules name the steps of the memory budget; none over ~500 lines
+    for path in sorted((ROOT / "tools" / "sizing").glob("*.py")):
+        lines = len(path.read_text().splitlines())
+        assert lines <= 500, f"{path.name} has {lines} lines"

@@ -5,8 +5,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from llm_inference_fundamentals.tools.architecture import parse_architecture
-from llm_inference_fundamentals.tools.catalog import find_model, gpu_catalog, lookup_gpu, model_catalog
+from llm_inference_fundamentals.tools.sizing.architecture import parse_architecture
+from llm_inference_fundamentals.tools.sizing.catalog import find_model, gpu_catalog, lookup_gpu, model_catalog
 from llm_inference_fundamentals.tools.errors import (
     FundamentalsError,
     InputFormatError,
@@ -14,7 +14,7 @@ from llm_inference_fundamentals.tools.errors import (
     UnknownGPUError,
     UnknownModelError,
 )
-from llm_inference_fundamentals.tools.formats import weight_format
+from llm_inference_fundamentals.tools.sizing.formats import weight_format
 from llm_inference_fundamentals.tools.sizing import SizingRequest, size_deployment
 
 GiB = 2**30

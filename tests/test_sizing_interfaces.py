@@ -9,8 +9,8 @@ from mcp import Client
 from llm_inference_fundamentals.cli import main
 from llm_inference_fundamentals.server import build_server
 from llm_inference_fundamentals.tools.errors import NetworkUnavailableError, UnknownModelError
-from llm_inference_fundamentals.tools.catalog import find_model
-from llm_inference_fundamentals.tools.hub import fetch_hub_model
+from llm_inference_fundamentals.tools.sizing.catalog import find_model
+from llm_inference_fundamentals.tools.sizing.hub import fetch_hub_model
 from llm_inference_fundamentals.tools.sizing import SizingRequest, size_deployment
 
 REPO = "acme/tiny-llama"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from llm_inference_fundamentals.cli import main
-from llm_inference_fundamentals.tools.architecture import parse_architecture
-from llm_inference_fundamentals.tools.catalog import find_model
+from llm_inference_fundamentals.tools.sizing.architecture import parse_architecture
+from llm_inference_fundamentals.tools.sizing.catalog import find_model
 from llm_inference_fundamentals.tools.errors import FundamentalsError, ModelConfigError
 from llm_inference_fundamentals.tools.sizing import SizingRequest, size_deployment
 

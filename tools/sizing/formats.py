@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .errors import ModelConfigError
+from ..errors import ModelConfigError
 
 __all__ = [
     "GGUF_TYPES",

@@ -1,7 +1,7 @@
 """Embedded catalogs: which open models and which GPUs sizing knows by name.
 
 Answers "what is the config of <model>?" and "what are the memory, bandwidth and dense
-TFLOPS of <gpu>?" from ``tools/data/models.json`` and ``tools/data/gpus.json``. Both files
+TFLOPS of <gpu>?" from ``tools/sizing/data/models.json`` and ``tools/sizing/data/gpus.json``. Both files
 are read once, validated with pydantic, and carry a source for every entry (models) or
 every value (GPUs). Unknown names raise an error that suggests the closest entries.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import UnknownGPUError, UnknownModelError
+from ..errors import UnknownGPUError, UnknownModelError
 
 __all__ = [
     "CatalogModel",

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import InputFormatError, NetworkUnavailableError, UnknownModelError
+from ..errors import InputFormatError, NetworkUnavailableError, UnknownModelError
 
 __all__ = ["HubModel", "cache_dir", "fetch_hub_model"]
 

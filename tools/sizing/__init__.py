@@ -1,0 +1,51 @@
+"""Deployment sizing: weights, KV cache, overheads, per-GPU fit, capacity and roofline ceilings.
+
+``size_deployment(SizingRequest) -> SizingReport`` is the entry point. The modules follow the
+memory budget: ``source`` (config from inline JSON, a file, the catalog or the Hub),
+``architecture`` / ``tensors`` / ``hf_config`` (what the config describes), ``formats`` (bytes per
+weight and KV element), ``placement`` (TP/PP/EP/DP), ``weights``, ``kv``, ``memory`` (budget,
+overheads, fit, capacity), ``ceilings`` (roofline), ``deployment`` (composes them) and ``render``
+(the text report).
+"""
+
+from .catalog import CatalogModel, GPUSpec, find_model, gpu_catalog, lookup_gpu, lookup_model, model_catalog
+from .deployment import size_deployment
+from .report import (
+    Ceilings,
+    ComponentBytes,
+    DecodeCeiling,
+    KVCacheReport,
+    LayerTypeKV,
+    ModelInfo,
+    Overhead,
+    Parallelism,
+    PerGPUReport,
+    PrefillCeiling,
+    SizingReport,
+    WeightsReport,
+)
+from .request import SizingRequest
+
+__all__ = [
+    "CatalogModel",
+    "Ceilings",
+    "ComponentBytes",
+    "DecodeCeiling",
+    "GPUSpec",
+    "KVCacheReport",
+    "LayerTypeKV",
+    "ModelInfo",
+    "Overhead",
+    "Parallelism",
+    "PerGPUReport",
+    "PrefillCeiling",
+    "SizingReport",
+    "SizingRequest",
+    "WeightsReport",
+    "find_model",
+    "gpu_catalog",
+    "lookup_gpu",
+    "lookup_model",
+    "model_catalog",
+    "size_deployment",
+]

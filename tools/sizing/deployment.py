@@ -1,0 +1,133 @@
+"""Deployment sizing: weights, KV cache, overheads, per-GPU fit and roofline ceilings.
+
+Answers "how much GPU memory does model M need at weight format W, KV format K, T tokens per
+sequence and C concurrent sequences on N GPUs of type G with TP/PP/EP, does it fit, how many
+sequences or tokens would fit, and what decode / prefill speed can it not exceed?"
+
+Formulas (see references/memory-sizing.md):
+
+- weights = sum over tensors of their bytes in the format (scales included); per GPU, sharded
+  tensors / TP, experts / max(TP, EP), replicated ones (norms, routers, MLA down-projections) whole;
+- KV per token per layer = 2 x kv_heads x head_dim x b (MLA: (kv_lora_rank + qk_rope_head_dim) x b,
+  no factor 2, not split by TP); per GPU kv_heads_per_gpu = max(1, kv_heads // TP);
+- resident tokens per layer: full and MLA layers T, sliding layers min(window, T), chunked layers
+  min(chunk, T), cross-layer-shared layers 0; Mamba / linear-attention layers hold a fixed state;
+- budget = GPU memory x memory_utilization; KV room = budget - weights - overheads;
+- decode step time >= bytes read per GPU / bandwidth (weights incl. E[distinct experts] =
+  E (1 - (1 - k/E)^B) per MoE layer, plus every resident KV byte); prefill time >=
+  FLOPs / (TP x dense peak), FLOPs = 2 x non-embedding active params x s + attention.
+"""
+
+from __future__ import annotations
+
+from ..errors import ModelConfigError
+from .architecture import Architecture, parse_architecture
+from .ceilings import roofline_ceilings
+from .kv import kv_notes, kv_report, pick_kv_format, tally_kv
+from .memory import GPUMemory, fit_per_gpu, gpu_memory, runtime_overheads, scheduler_limits
+from .placement import check_parallelism, place
+from .report import REFERENCE, ModelInfo, SizingReport
+from .request import SizingRequest
+from .source import LoadedModel, load_model
+from .weights import pick_weight_format, tally_weights, weight_notes, weights_report
+
+__all__ = ["size_deployment"]
+
+
+def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, list[str]]:
+    """Tokens resident per sequence, their basis and notes: the declared workload, else the configured max
+    context (which sizes capacity, not a workload)."""
+    notes: list[str] = []
+    if request.tokens is not None:
+        tokens, basis = request.tokens, "declared workload (prompt + output per sequence)"
+    elif arch.max_position:
+        tokens = arch.max_position
+        basis = "model max context (max_position_embeddings): capacity, not workload"
+        notes.append(f"no tokens given: every sequence is sized at the configured max context {tokens:,}; "
+                     "that is capacity, not a workload; pass tokens for the real prompt + output length")
+    else:
+        raise ModelConfigError("tokens: not given and the config has no max_position_embeddings")
+    if arch.max_position and tokens > arch.max_position:
+        notes.append(f"tokens {tokens:,} exceed the model's max_position_embeddings {arch.max_position:,}")
+    return tokens, basis, notes
+
+
+# ---------------------------------------------------------------------------------------------
+# report sections
+
+
+def _attention_summary(arch: Architecture) -> str:
+    """MHA / GQA / MQA with head counts, or the MLA latent width per token per layer."""
+    if arch.mla:
+        return (f"MLA: {arch.heads} heads, latent kv_lora_rank {arch.mla[0]} + rope {arch.mla[1]} "
+                f"= {arch.mla[0] + arch.mla[1]} values per token per layer")
+    kind = "MHA" if arch.kv_heads == arch.heads else "MQA" if arch.kv_heads == 1 else "GQA"
+    return f"{kind}: {arch.heads} query heads, {arch.kv_heads} KV heads, head_dim {arch.head_dim}"
+
+def _model_info(model: LoadedModel, arch: Architecture) -> ModelInfo:
+    """The model section: name, source, shape, attention kind and, for MoE, experts and top-k."""
+    moe = None
+    if arch.experts:
+        n_moe = sum(1 for lay in arch.layers if lay.ffn == "moe")
+        moe = (f"{arch.experts} routed experts, top-{arch.top_k}, in {n_moe} of {len(arch.layers)} layers; all experts "
+               "resident for memory, top-k for compute")
+    return ModelInfo(name=model.name, source=model.source, model_type=arch.model_type, layers=len(arch.layers),
+                     hidden_size=arch.hidden, attention=_attention_summary(arch), moe=moe,
+                     max_context_tokens=arch.max_position)
+
+def _closing_notes(arch: Architecture, gpu: GPUMemory) -> list[str]:
+    """What is not computed without a GPU, the units, and how tied embeddings are counted."""
+    notes: list[str] = []
+    if gpu.spec is None:
+        notes.append("no gpu given: ceilings are not computed" + ("" if gpu.bytes else ", nor fit and capacity"))
+    notes.append("GiB = 2^30 bytes; GB = 10^9 bytes. Per-GPU shares split sharded tensors pro rata (vLLM also "
+                 "pads the vocabulary to a multiple of 64 per rank)")
+    if arch.tied_embeddings:
+        notes.append("tied embeddings: lm_head shares the embedding matrix (counted once)")
+    return notes
+
+
+# ---------------------------------------------------------------------------------------------
+# main entry
+
+
+def size_deployment(request: SizingRequest) -> SizingReport:
+    """Size a deployment: itemized memory, fit, capacity and roofline ceilings.
+
+    Example::
+
+        size_deployment(SizingRequest(model="Llama-3.1-70B", weights="fp8", tokens=32768,
+                                      concurrency=16, gpu="h100", tp=4))
+    """
+    model = load_model(request)
+    arch = parse_architecture(model.config)
+    check_parallelism(arch, request)
+    fmt, fmt_basis, format_notes = pick_weight_format(request, arch)
+    kvf = pick_kv_format(request, arch)
+    tokens, tokens_basis, token_notes = _pick_tokens(request, arch)
+    dep = place(arch, kvf, request)
+
+    weights = tally_weights(dep, fmt)
+    kv = tally_kv(dep, tokens)
+    gpu = gpu_memory(request)
+    mnbt, max_seqs, scheduler_notes = scheduler_limits(request, gpu)
+    overheads = runtime_overheads(dep, request, gpu, mnbt, max_seqs)
+    overhead_in = sum(o.bytes for o in overheads if o.inside_budget)
+    per_gpu = fit_per_gpu(dep, request, gpu, weights, kv, overhead_in, tokens)
+    ceilings = roofline_ceilings(dep, fmt, gpu.spec, request, weights, kv, tokens, request.prompt_tokens or tokens)
+
+    assumptions = [
+        *arch.notes, *format_notes, *token_notes,
+        *weight_notes(arch, model, weights.total_bytes, requested=bool(request.weights)),
+        *kv_notes(dep, kv), *scheduler_notes, *_closing_notes(arch, gpu),
+    ]
+    return SizingReport(
+        model=_model_info(model, arch),
+        weights=weights_report(arch, model, fmt, fmt_basis, weights),
+        kv_cache=kv_report(dep, kv, tokens=tokens, tokens_basis=tokens_basis, concurrency=request.concurrency,
+                            bytes_per_gpu=per_gpu.kv_bytes),
+        overheads=overheads, overhead_bytes=overhead_in, per_gpu=per_gpu,
+        parallelism=dep.parallelism(),
+        ceilings=ceilings, assumptions=assumptions,
+        references=[f"{REFERENCE}#kv-cache-per-token", f"{REFERENCE}", "research: sizing-anchors.md"],
+    )

@@ -1,0 +1,142 @@
+"""Weight bytes: each tensor in the chosen format (scales included), in total and per GPU of each stage."""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+from dataclasses import dataclass
+
+from .architecture import Architecture, Tensor
+from .formats import WeightFormat, checkpoint_weight_format, weight_format
+from .placement import Deployment
+from .report import ComponentBytes, WeightsReport
+from .request import SizingRequest
+from .source import LoadedModel
+
+__all__ = ["WeightTally", "pick_weight_format", "tally_weights", "weight_notes", "weights_report"]
+
+
+def pick_weight_format(request: SizingRequest, arch: Architecture) -> tuple[WeightFormat, str, list[str]]:
+    """The weight format (requested, else the checkpoint's own), why it was chosen, and notes on what stays
+    unquantized and on estimated layouts."""
+    notes: list[str] = []
+    if request.weights:
+        fmt, basis = weight_format(request.weights), "requested"
+        if fmt.quantized:
+            notes.append(f"weights {fmt.name}: applied to every linear layer; embeddings, lm_head, norms and "
+                         "routers stay bf16 (GGUF: norms f32, embeddings quantized)")
+    else:
+        fmt, basis = checkpoint_weight_format(arch.config)
+        if fmt.skip_patterns:
+            notes.append(f"checkpoint keeps unquantized: {', '.join(fmt.skip_patterns)}; lm_head, norms and "
+                         "routers are never quantized here")
+    if not fmt.exact:
+        notes.append(f"{fmt.name}: {fmt.description}")
+    return fmt, basis, notes
+
+
+def _skipped(fmt: WeightFormat, name: str) -> bool:
+    """Whether the checkpoint leaves tensor ``name`` unquantized (glob, substring or 're:' pattern)."""
+    for pat in fmt.skip_patterns:
+        if pat.startswith("re:"):
+            if re.match(pat[3:], name):
+                return True
+        elif fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(name, pat + ".*") or ("*" not in pat and pat in name):
+            return True
+    return False
+
+def _tensor_bytes(t: Tensor, fmt: WeightFormat) -> tuple[int, str]:
+    """Bytes of a tensor (all copies) and the format label it was stored in."""
+    if fmt.applies_to == "all":
+        return t.numel * int(fmt.bits) // 8, fmt.name
+    if fmt.scale == "gguf":
+        if t.linear or t.component in ("embedding", "lm_head"):
+            return fmt.matrix_bytes(t.rows, t.cols) * t.count, fmt.name
+        return t.numel * 4, "f32"
+    if t.linear and t.component != "lm_head" and not _skipped(fmt, t.name):
+        return fmt.matrix_bytes(t.rows, t.cols) * t.count, fmt.name
+    return t.numel * fmt.other_bytes, "bf16" if fmt.other_bytes == 2 else "fp32"
+
+def _shard_fraction(t: Tensor, dep: Deployment) -> float:
+    """Share of a tensor one GPU holds: sharded tensors 1/TP, KV projections its KV heads, experts
+    1/max(TP, EP), replicated tensors all of it."""
+    if t.split in ("column", "row", "vocab"):
+        return 1 / dep.tp
+    if t.split == "kv":
+        return dep.kv_heads_per_gpu / dep.arch.kv_heads
+    if t.split == "expert":
+        return 1 / max(dep.tp, dep.ep)
+    return 1.0
+
+def _tensor_stages(t: Tensor, dep: Deployment, stage_of: dict[int, int]) -> list[int]:
+    """Pipeline stages holding a tensor: its layer's stage; the embedding on the first stage, lm_head and the
+    final norm on the last; with tied embeddings the last stage also keeps the embedding as lm_head."""
+    if t.layer is not None:
+        return [stage_of[t.layer]]
+    if t.component != "embedding":
+        return [dep.pp - 1]
+    return [0, dep.pp - 1] if dep.arch.tied_embeddings and dep.pp > 1 else [0]
+
+@dataclass(frozen=True)
+class WeightTally:
+    """Weight bytes in total, per component, and per GPU of each pipeline stage, split into what a decode step
+    reads in full and the routed experts it reads in part."""
+
+    total_bytes: int
+    by_component: list[ComponentBytes]
+    stage_bytes: list[int]
+    routed_expert_bytes: list[int]
+    dense_read_bytes: list[int]  # everything but routed experts and the embedding lookup
+
+def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
+    """Each tensor's bytes in the format, summed by (component, stored format) and per GPU of each stage."""
+    arch, pp = dep.arch, dep.pp
+    stage_of = {i: s for s, idx in enumerate(dep.stages) for i in idx}
+    total = 0
+    by_kind: dict[tuple[str, str], list[int]] = {}  # (component, format) -> [params, bytes]
+    stage_bytes, routed, dense_read = [0] * pp, [0] * pp, [0] * pp
+    for t in arch.tensors:
+        b, label = _tensor_bytes(t, fmt)
+        total += b
+        row = by_kind.setdefault((t.component, label), [0, 0])
+        row[0] += t.numel
+        row[1] += b
+        share = math.ceil(b * _shard_fraction(t, dep))
+        for s in _tensor_stages(t, dep, stage_of):
+            stage_bytes[s] += share
+            if t.component == "experts":
+                routed[s] += share
+            elif t.component != "embedding" or arch.tied_embeddings and s == pp - 1:
+                dense_read[s] += share  # a tied embedding is read in full as lm_head on the last stage
+    by_component = [ComponentBytes(component=c, params=v[0], bytes=v[1], format=lab)
+                    for (c, lab), v in sorted(by_kind.items(), key=lambda item: -item[1][1])]
+    return WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
+                        routed_expert_bytes=routed, dense_read_bytes=dense_read)
+
+def weight_notes(arch: Architecture, model: LoadedModel, total_bytes: int, *, requested: bool) -> list[str]:
+    """What the weight total leaves out (MTP layers) and, for the checkpoint's own format, how it compares
+    with the checkpoint's stored bytes."""
+    notes: list[str] = []
+    mtp = arch.config.get("num_nextn_predict_layers")
+    if isinstance(mtp, int) and mtp > 0:
+        notes.append(f"the checkpoint also stores {mtp} multi-token-prediction layer(s), loaded only for MTP "
+                     "speculative decoding: not counted")
+    stored = model.checkpoint_bytes
+    if stored and not requested:
+        if stored == total_bytes:
+            notes.append(f"computed weight bytes equal the checkpoint's stored bytes ({stored:,})")
+        else:
+            notes.append(f"computed weight bytes {total_bytes:,} differ from the checkpoint's stored "
+                         f"{stored:,} by {total_bytes - stored:+,} (extra tensors such as MTP layers or "
+                         "vision towers, or a different scale layout)")
+    return notes
+
+def weights_report(arch: Architecture, model: LoadedModel, fmt: WeightFormat, basis: str,
+                    weights: WeightTally) -> WeightsReport:
+    """The weights section; bytes per GPU is the largest stage's share."""
+    return WeightsReport(
+        format=fmt.name, format_basis=basis, format_description=fmt.description, params=arch.params,
+        active_params=arch.active_params, bytes=weights.total_bytes, bytes_per_gpu=max(weights.stage_bytes),
+        by_component=weights.by_component, checkpoint_bytes=model.checkpoint_bytes,
+        checkpoint_bytes_source=model.checkpoint_bytes_source, evidence="exact" if fmt.exact else "estimate")
