@@ -284,7 +284,7 @@ def _add_audit(subparsers: argparse._SubParsersAction) -> None:
 
     def run(args: argparse.Namespace) -> BaseModel | int:
         from .tools.audit import audit_benchmark, audit_template
-        from .tools.manifest import manifest_json_schema
+        from .tools.audit import manifest_json_schema
 
         if args.template:
             print(audit_template(), end="")

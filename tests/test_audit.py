@@ -11,10 +11,10 @@ from audit_agreement import agreement, labelled_cases
 from llm_inference_fundamentals.cli import main
 from llm_inference_fundamentals.server import build_server
 from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark, audit_template
-from llm_inference_fundamentals.tools.audit_text import ITEM_GROUPS, RULE_IDS
+from llm_inference_fundamentals.tools.audit import ITEM_GROUPS, RULE_IDS
 from llm_inference_fundamentals.tools.errors import InputFormatError
-from llm_inference_fundamentals.tools.manifest import BenchmarkManifest, manifest_json_schema
-from llm_inference_fundamentals.tools.writeup import parse_writeup
+from llm_inference_fundamentals.tools.audit import BenchmarkManifest, manifest_json_schema
+from llm_inference_fundamentals.tools.audit.reading.blocks import parse_writeup
 
 DATA = Path(__file__).parent / "data" / "audit"
 STRUCTURED = DATA / "structured"

@@ -53,3 +53,24 @@ def test_sizing_modules_stay_under_500_lines():
     for path in sorted((ROOT / "tools" / "sizing").glob("*.py")):
         lines = len(path.read_text().splitlines())
         assert lines <= 500, f"{path.name} has {lines} lines"
+
+
+def test_audit_package_modules_and_classes_stay_small():
+    # STYLE.md: modules under ~500 lines, no class past ~300; the audit is split by contract group.
+    import ast as _ast
+
+    for path in sorted((ROOT / "tools" / "audit").rglob("*.py")):
+        source = path.read_text()
+        assert source.count("\n") <= 500, f"{path} has {source.count(chr(10))} lines"
+        for node in _ast.walk(_ast.parse(source)):
+            if isinstance(node, _ast.ClassDef):
+                assert node.end_lineno - node.lineno <= 300, f"{path}: class {node.name} is {node.end_lineno - node.lineno} lines"
+
+
+def test_audit_vocabulary_tables_name_their_source():
+    import json
+
+    for path in sorted((ROOT / "tools" / "audit" / "data").glob("*.json")):
+        for name, table in json.loads(path.read_text()).items():
+            if isinstance(table, dict):
+                assert table.get("source"), f"{path.name}: table {name} has no source"

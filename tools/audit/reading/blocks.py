@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["Block", "Hit", "Writeup", "parse_writeup"]
 
+
 BlockKind = Literal["heading", "paragraph", "list_item", "table", "code", "html", "quote"]
 
 _MARKUP = re.compile(r"[*`]")

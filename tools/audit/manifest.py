@@ -27,6 +27,7 @@ __all__ = [
     "manifest_json_schema",
 ]
 
+
 MANIFEST_VERSION = "1"
 
 

@@ -1,0 +1,49 @@
+"""How runs and requests were combined, and which samples were left out (contract group "aggregation").
+"""
+
+from __future__ import annotations
+
+from .reading.lexicon import icase
+from .findings import TextFinding, status_of
+
+__all__ = ["aggregation_rule", "exclusions"]
+
+
+def aggregation_rule(ctx) -> TextFinding:
+    rx = icase(r"(?:median|mean|average|best|worst|geometric\s+mean|max|min)\s+(?:run\s+)?(?:of|over|across)\s+(?:the\s+)?(?:\d+|three|five|ten|all)\b|"
+               r"(?:over|across)\s+(?:all\s+|the\s+)?(?:\d[\d,]*|three|five|ten)\s+(?:\w+\s+)?(?:runs|repetitions|trials|iterations|seeds)|"
+               r"\b(?:is|are)\s+the\s+(?:median|mean|average)\s+(?:of\s+)?(?:[\w/-]+\s+){0,6}?(?:we\s+)?(?:observed|measured)\b|"
+               r"percentiles?\s+(?:are\s+|were\s+)?(?:(?:computed|calculated|taken)\s+(?:by\s+\S+\s+)?)?(?:over|across|per)\b|"
+               r"reports?\s+the\s+(?:median|mean|best|average|worst|highest|lowest)|"
+               r"(?:median|mean|average)\s+(?:\([^)]{0,20}\)\s+)?(?:over|across)\s+(?:that|each|every)\b|"
+               r"\bone\s+run\s+per\b|\b(?:was|were)\s+run\s+once\b|"
+               r"(?:ratio|computed\s+from)\s+(?:of\s+)?(?:the\s+)?total\s+\w+\s+(?:over|divided\s+by|/)\s+(?:the\s+)?total|"
+               r"aggregat(?:ed|ion|ing)\s+(?:rule|over|across|by)|aggregation\s+rule|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)|"
+               r"\b(?:\d+|two|three|five|ten)\s+(?:times|runs|trials|repetitions)\b[^.\n]{0,80}?\b(?:median|mean|average|best|worst)\b|"
+               r"\bthe\s+run\s+with\s+the\s+(?:median|best|worst|lowest|highest)")
+    # "aggregate across all requests" (an adjective: the throughput's scope) is not a rule for combining samples.
+    part = icase(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs|\b(?:the\s+)?(?:mean|average)\s+(?:number|count|fraction|share)\s+of\b")
+    return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "aggregation rule",
+                     "aggregation over samples/runs stated", "averaging mentioned without saying over what")
+
+
+def exclusions(ctx) -> TextFinding:
+    rx = icase(r"(?:no|none\s+of\s+the|zero|0)\s+(?:requests?|samples?|runs?)\s+(?:were\s+|was\s+)?(?:excluded|dropped|failed|removed|discarded)|"
+               r"no\s+(?:request|sample)\s+(?:failed|was\s+(?:excluded|dropped))|none\s+(?:were|was)\s+(?:dropped|excluded|removed)|"
+               r"(?:excluded|dropped|discarded|removed)\s+\d|\d[\d,]*\s+(?:of\s+[\d,]+\s+)?(?:requests?\s+)?(?:failed|errored|timed\s+out)|"
+               r"(?:failed|errored|timed\s+out)\b[^.\n]{0,30}\d|(?:Successful|Failed)\s+requests:\s*\d+|"
+               r"all\s+\d[\d,]*\s+requests\s+(?:completed|succeeded)|stay\s+in\s+the\s+denominator|no\s+(?:failures|errors)|"
+               r"excluded\s+from\s+(?:the\s+)?results|error\s+rate\s*[:=]?\s*\d|"
+               r"no\s+(?:requests?\s+|samples?\s+|runs?\s+)?(?:failed|errored|timed\s+out|errors|failures|timeouts)\b|"
+               r"(?:every|all)\s+(?:valid\s+)?(?:requests?|samples?)\b[^.\n]{0,40}?\b(?:is|are|was|were)\s+kept|"
+               r"(?:discard(?:ed)?|dropped|excluded)\s+(?:them|those|these)|(?:sent|issued|run)\s+first\s+and\s+discarded|"
+               r"(?:these|they|those|which)\s+(?:are|were)\s+(?:not\s+counted|discarded|excluded|dropped)|"
+               r"(?:first|initial|warm[- ]?up)\s+(?:\w+\s+){0,2}(?:was|were|is|are)\s+(?:discarded|dropped|excluded|not\s+counted)|"
+               r"(?:count(?:ed|s)?|treated)\s+as\s+(?:not\s+good|bad|failures|failed|errors|SLO\s+misses)|"
+               r"\d[\d,]*\s+(?:of\s+[\d,]+\s+)?requests?\b[^.\n]{0,40}?\b(?:failed|errored|timed\s+out|timeouts?|cancell?ed|rejected)\b|"
+               r"(?:no|without)\s+(?:any\s+)?(?:failed|errored)\s+requests|"
+               r"(?:shorter|longer|fewer|more)\s+than\s+\d[\d,]*\s+\w+\s+(?:are|were|is|was)\s+(?:excluded|dropped|discarded|removed|left\s+out|filtered\s+out)")
+    part = icase(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
+                 r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
+    return status_of(ctx, "exclusions", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "statement on excluded or failed samples",
+                     "excluded/failed samples accounted for", "exclusions mentioned without the criterion or count")

@@ -1,0 +1,96 @@
+"""Whether per-request latency is reported as a distribution (contract group "distributions").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .reading.document import SENTENCE_REACH
+from .reading.lexicon import COLUMN_GAP, LAT_KW, RATE_UNIT, icase
+from .findings import TextFinding, missing_finding
+
+__all__ = ["latency_distributions"]
+
+
+def latency_distributions(ctx) -> TextFinding:
+    stat = icase(r"\b(p\d{2}(?:\.\d+)?|median|mean|average|averaged|avg|std(?:dev)?|stddev|standard\s+deviation|"
+                 r"percentiles?|(?<![-_])min(?![-_])|(?<![-_])max(?![-_])|CDF|histogram)\b|(±|\+/-)")
+    lat_stats: dict[str, tuple] = {}
+    other_stats: dict[str, tuple] = {}
+    for i, m in itertools.islice(ctx.d.hits(stat), 2000):  # bounded: a status is settled long before
+        text = ctx.d.plains[i]
+        line = ctx.d.line_text(i, m.start(), m.end())
+        is_table = ctx.d.w.blocks[i].kind == "table"
+        around = line + (" " + ctx.d.header(i) if is_table else "")
+        a, _ = ctx.d.line_bounds(i, m.start())
+        header_like = not re.search(r"\d", re.sub(r"\bp\d{2}(?:\.\d+)?\b", "", line))
+        if (is_table and a == 0) or (not is_table and header_like and len(COLUMN_GAP.findall(line)) >= 2):
+            # A column header: a self-describing cell ("TTFT p50 (ms)", "avg accept length") speaks for
+            # itself; a bare statistic ("p50") takes the row labels of the table (transposed layout).
+            cell = _cell_at(line, m.start() - max(a, m.start() - SENTENCE_REACH), is_table)
+            rest = re.sub(r"\b(?:p\d{2}(?:\.\d+)?|median|mean|average|avg|std\w*|min|max|ms|s)\b|[^A-Za-z]", " ", cell)
+            around = cell if (LAT_KW.search(cell) or re.search(RATE_UNIT, cell, re.I) or re.search(r"[A-Za-z]{3,}", rest)) \
+                else _row_labels(ctx, i, is_table)
+        key = (m.group(1) or "std").lower()
+        key = {"average": "mean", "averaged": "mean", "avg": "mean", "p50": "median", "stddev": "std",
+               "standard deviation": "std"}.get(key, key)
+        if LAT_KW.search(around) or (re.search(r"\bms\b", around) and not re.search(RATE_UNIT, around, re.I)):
+            lat_stats.setdefault(key, (i, m))
+            if len(set(lat_stats) - {"percentiles"}) >= 2:
+                break  # already a distribution; the rest cannot change the status
+        elif re.search(RATE_UNIT, around, re.I):
+            other_stats.setdefault(key, (i, m))
+    for i, key, hit in _describe_rows(ctx):
+        lat_stats.setdefault(key, hit)
+    per_req = list(ctx.d.hits(icase(r"per[- ]request\s+(?:records|latenc\w+|data|results|traces?)|--save-detailed|"
+                                    r"histogram|\bCDF\b|percentile-metrics|metric-percentiles")))
+    lat_stats.pop("percentiles", None)
+    if len(lat_stats) >= 2 or (per_req and lat_stats):
+        return TextFinding("latency_distributions", "declared", "latency distribution statistics reported",
+                           ctx.d.evidence(list(lat_stats.values()) + per_req))
+    if lat_stats or other_stats or per_req:
+        return TextFinding("latency_distributions", "partial",
+                           "a single latency statistic (or only throughput spread) is reported, not a distribution",
+                           ctx.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
+    return missing_finding(ctx, "latency_distributions", "latency percentile or per-request record")
+
+
+def _describe_rows(ctx):
+    """(block, statistic, hit) for the statistic rows ("mean", "50%", "99%") of a printed summary frame
+    (pandas ``describe()``) whose header row names latency columns (ttft_ms, tpot_ms, e2e_ms)."""
+    out = []
+    stat_row = re.compile(r"[ \t]*(mean|std|min|max|\d{2}(?:\.\d+)?%)[ \t]+-?\d")
+    for i, block in enumerate(ctx.d.w.blocks):
+        if block.kind != "code":
+            continue
+        text, header = ctx.d.plains[i], ""
+        for line in re.finditer(r"[^\n]+", text):
+            m = stat_row.match(text, line.start())
+            if not m:
+                if not re.match(r"\s*count\s", line.group(0)):
+                    header = line.group(0)
+                continue
+            if re.search(r"(?<![a-z])(?:ttft|tpot|itl|e2el?|latency)(?![a-z])", header, re.I):
+                stat = m.group(1).lower()
+                key = "median" if stat == "50%" else "p" + stat[:-1] if stat.endswith("%") else stat
+                out.append((i, key, (i, re.compile(re.escape(m.group(1))).match(text, m.start(1)))))
+    return out
+
+
+def _cell_at(line: str, col: int, is_table: bool) -> str:
+    """The table cell (or space-aligned column) of ``line`` that holds column ``col``."""
+    if is_table:
+        a = line.rfind("|", 0, col) + 1
+        b = line.find("|", col)
+        return line[a:b if b >= 0 else len(line)]
+    pieces = [(m.start(), m.end()) for m in re.finditer(r"\S+(?:\s\S+)*", line)]
+    return next((line[a:b] for a, b in pieces if a <= col < b), line)
+
+
+def _row_labels(ctx, i: int, is_table: bool) -> str:
+    """First cell (or first space-aligned column) of every row of block i."""
+    rows = ctx.d.plains[i].split("\n")[1:]
+    if is_table:
+        return " ".join(r.strip().strip("|").split("|")[0] for r in rows)
+    return " ".join(re.split(r"\s{2,}", r.strip())[0] for r in rows)

@@ -1,0 +1,69 @@
+"""The contract's ids and the shape of one verdict while a write-up is being judged.
+
+``ITEM_GROUPS`` and ``RULE_IDS`` are the public ids (SKILL.md "Benchmark contract"; DESIGN.md).
+``Context`` carries the document and a memo that the group modules share, so a mention found
+once (engine names, token spans, figures) is not searched again by the next item or rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .reading.document import Document
+
+__all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "missing_finding", "status_of"]
+
+
+ITEM_GROUPS: dict[str, str] = {
+    **dict.fromkeys(["model_artifact", "tokenizer", "weight_format", "kv_format", "engine_revision",
+                     "launch_command", "kernels", "hardware"], "stack"),
+    **dict.fromkeys(["prompt_length", "output_length_requested", "output_length_completed", "request_count",
+                     "concurrency", "sampling", "stopping"], "workload"),
+    **dict.fromkeys(["prefix_cache_state", "warmup", "distinct_prefixes"], "state"),
+    "latency_distributions": "distributions",
+    **dict.fromkeys(["spec_draft_tokens", "spec_acceptance", "spec_verification", "spec_rejected_work"], "speculative"),
+    **dict.fromkeys(["aggregation_rule", "exclusions"], "aggregation"),
+}
+"""Contract item id -> contract group, in report order."""
+
+RULE_IDS: list[str] = ["observation_point", "tpot_definition", "throughput_basis", "goodput_slo", "cache_hit_labeling",
+                       "steady_decode", "capacity_vs_workload", "stack_comparison", "evidence_class"]
+"""Metric rule ids, in report order."""
+
+
+@dataclass
+class TextFinding:
+    """One judged item or rule: status, evidence lines (line, quoted text) and the reason."""
+
+    id: str
+    status: str
+    why: str
+    evidence: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    """The document being judged and what the group modules have already found in it."""
+
+    d: Document
+    searched: list[str] = field(default_factory=list)
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, doc: Document) -> Context:
+        return cls(d=doc, searched=doc.w.sections())
+
+
+def missing_finding(ctx: Context, item: str, what: str) -> TextFinding:
+    """``item`` is missing: no ``what`` was found."""
+    return TextFinding(item, "missing", f"no {what} found")
+
+
+def status_of(ctx: Context, item: str, declared, partial, what: str, why_decl: str, why_part: str) -> TextFinding:
+    """Declared when any specific match exists, else partial when any vague one does, else missing."""
+    if declared:
+        return TextFinding(item, "declared", why_decl, ctx.d.evidence(declared))
+    if partial:
+        return TextFinding(item, "partial", why_part, ctx.d.evidence(partial))
+    return missing_finding(ctx, item, what)

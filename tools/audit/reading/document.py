@@ -1,0 +1,249 @@
+"""A parsed write-up with the look-ups every reader needs: matches, lines, sentences, quotes.
+
+``Document`` wraps the blocks of a ``Writeup`` (``blocks``) in scanned copies (markup and JSON
+quotes blanked, over-long runs cut, ASCII lower-cased) and answers pattern queries with block
+index and match, computed once per pattern. Line and sentence boundaries are found by bisection
+in offsets computed once per block, so the cost per match does not grow with the block's length.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from bisect import bisect_left, bisect_right
+
+from .blocks import Writeup, quote_line
+
+__all__ = ["SENTENCE_REACH", "Document"]
+
+# A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
+# with a colon and the next line continues in lower case without starting a "key: value" record.
+_SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
+_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
+# Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
+# separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"
+# (real tokens, Hub ids and hashes are far shorter). Offsets and line numbers are unchanged.
+_LONG_RUN = re.compile(r"[\d,.]{25,}|[\w.,:/+\-]{81,}|[ \t]{33,}")
+_CUT = "\x7f"
+SENTENCE_REACH = 300
+
+
+# JSON/YAML configs in code blocks quote keys and list items ('"num_prompts": 1000', '["--kv-cache-dtype", "fp8"]'):
+# blanking the quotes (and a comma right after one) lets the same key/flag patterns read them as 'num_prompts: 1000'.
+_JSON_QUOTE = re.compile(r'",?')
+
+
+def _unquote(text: str) -> str:
+    return _JSON_QUOTE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _cut_runs(text: str) -> str:
+    def cut(m: re.Match[str]) -> str:
+        run = m.group(0)
+        keep = 32 if run[0] in " \t" else 24 if not run.strip("0123456789,.") else 80
+        return re.sub(r"(.{%d})." % keep, lambda x: x.group(1) + _CUT, run, flags=re.S)
+    return _LONG_RUN.sub(cut, text)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _required(items) -> tuple[str, ...] | None:
+    """Literal strings one of which every match of the parsed sequence ``items`` must contain (or None)."""
+    from re import _constants as c
+
+    candidates: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for op, av in list(items) + [(None, None)]:
+        if op is c.LITERAL:
+            run.append(chr(av).lower() if av < 128 else chr(av))
+            continue
+        if run:
+            candidates.append(("".join(run),))
+            run = []
+        found = None
+        if op is c.SUBPATTERN:
+            found = _required(av[3])
+        elif op is c.ATOMIC_GROUP:
+            found = _required(av)
+        elif op is c.BRANCH:
+            alternatives = [_required(x) for x in av[1]]
+            if all(alternatives):
+                found = tuple(sorted({lit for alt in alternatives for lit in alt}))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            found = _required(av[2])
+        if found:
+            candidates.append(found)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda lits: (min(map(len, lits)), -len(lits)))
+
+
+@functools.cache
+def _lowered(pattern: str, flags: int) -> re.Pattern[str]:
+    """A case-insensitive pattern as a case-sensitive one for ASCII-lower-cased text (about twice as fast).
+
+    Letters are lower-cased except right after a backslash, so escapes (\\S, \\W, \\D, \\B) keep their meaning.
+    """
+    out, k = [], 0
+    while k < len(pattern):
+        if pattern[k] == "\\":
+            out.append(pattern[k:k + 2])
+            k += 2
+        else:
+            out.append(pattern[k].translate(_ASCII_LOWER))
+            k += 1
+    return re.compile("".join(out), flags & ~re.IGNORECASE)
+
+
+@functools.cache
+def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
+    """Lower-case literals of which every match must contain one, when all are at least 2 characters long.
+
+    A block that contains none of them cannot match, so the (slow, case-insensitive) regex scan is skipped
+    for it; the check is a plain substring test. Patterns without such literals are scanned everywhere.
+    """
+    from re import _parser
+
+    try:
+        found = _required(_parser.parse(pattern, flags))
+    except Exception:  # noqa: BLE001 - an unparseable pattern just gets no prefilter
+        return None
+    return found if found and min(map(len, found)) >= 2 else None
+
+
+class Document:
+    """A write-up with pattern helpers that return quoted evidence.
+
+    Line and sentence boundaries are looked up by bisection in offsets computed once per block, so the
+    cost per match does not grow with the block's length (a 1 MB single-line input stays linear).
+    """
+
+    def __init__(self, writeup: Writeup):
+        self.w = writeup
+        self.plains = [_cut_runs(_unquote(b.plain) if b.kind == "code" else _label_column(b.plain) if b.kind == "table" else b.plain)
+                       for b in writeup.blocks]
+        self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
+        self._lower_all = "\n".join(self.lowers)
+        self._starts: list[int] = []
+        offset = 0
+        for low in self.lowers:
+            self._starts.append(offset)
+            offset += len(low) + 1
+        self.all_text = "\n".join(self.plains)
+        self._newlines: dict[int, list[int]] = {}
+        self._stops: dict[int, tuple[list[int], list[int]]] = {}
+        self._hits: dict[tuple[str, int, tuple[str, ...] | None], list[tuple[int, re.Match[str]]]] = {}
+
+    def _nl(self, i: int) -> list[int]:
+        if i not in self._newlines:
+            self._newlines[i] = [m.start() for m in re.finditer("\n", self.plains[i])]
+        return self._newlines[i]
+
+    def line_bounds(self, i: int, start: int, end: int | None = None) -> tuple[int, int]:
+        """Start and end offsets of the line(s) of block i holding [start, end)."""
+        nl = self._nl(i)
+        k = bisect_left(nl, start)
+        a = nl[k - 1] + 1 if k else 0
+        j = bisect_left(nl, start if end is None else end)
+        b = nl[j] if j < len(nl) else len(self.plains[i])
+        return a, b
+
+    def line_text(self, i: int, start: int, end: int | None = None) -> str:
+        """The line around a match, clipped to a few hundred characters either side (long lines stay linear)."""
+        a, b = self.line_bounds(i, start, end)
+        return self.plains[i][max(a, start - SENTENCE_REACH):min(b, (start if end is None else end) + SENTENCE_REACH)]
+
+    def header(self, i: int) -> str:
+        """First line of block i (a table's header row)."""
+        nl = self._nl(i)
+        return self.plains[i][:nl[0]] if nl else self.plains[i]
+
+    def bounds(self, i: int, start: int, end: int) -> tuple[int, int]:
+        """Sentence (or table cell / line) around [start, end) in block i."""
+        if i not in self._stops:
+            text = self.plains[i]
+            prose = self.w.blocks[i].kind in ("paragraph", "list_item", "quote")
+            ends = [m.end() for m in _STOPS.finditer(text)
+                    if not (prose and m.group(0) == "\n" and _SOFT_WRAP.match(text, m.start()))]
+            self._stops[i] = (ends, [e - 1 for e in ends])
+        ends, starts = self._stops[i]
+        k = bisect_right(ends, start) - 1
+        left = ends[k] if k >= 0 else 0
+        j = bisect_left(starts, end)
+        right = starts[j] if j < len(starts) else len(self.plains[i])
+        # A "sentence" longer than this is not prose (a megabyte without a full stop): clip it, so that per-match
+        # sentence checks stay linear in the input.
+        return max(left, start - SENTENCE_REACH), min(right, end + SENTENCE_REACH)
+
+    def _candidates(self, anchors: tuple[str, ...]) -> set[int]:
+        """Blocks containing at least one of the anchor literals (str.find, at most one hit per block each)."""
+        text, starts, found = self._lower_all, self._starts, set()
+        for literal in anchors:
+            pos = text.find(literal)
+            while pos >= 0:
+                b = bisect_right(starts, pos) - 1
+                found.add(b)
+                if b + 1 >= len(starts):
+                    break
+                pos = text.find(literal, starts[b + 1])
+        return found
+
+    def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
+        """(block index, match) for every match (computed once per pattern)."""
+        key = (rx.pattern, rx.flags, kinds)
+        if key not in self._hits:
+            anchors = _anchors(rx.pattern, rx.flags)
+            candidates = self._candidates(anchors) if anchors else None
+            texts = self.plains
+            if rx.flags & re.IGNORECASE:
+                rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
+            self._hits[key] = [(i, m) for i, block in enumerate(self.w.blocks)
+                               if (kinds is None or block.kind in kinds)
+                               and (candidates is None or i in candidates)
+                               for m in rx.finditer(texts[i])]
+        return iter(self._hits[key])
+
+    def ev(self, i: int, start: int) -> tuple[int, str]:
+        block = self.w.blocks[i]
+        nl = self._nl(i)
+        k = bisect_left(nl, start)
+        line = block.first_line + k
+        col = start - (nl[k - 1] + 1 if k else 0)
+        return line, quote_line(self.w.lines[line - 1], col)
+
+    def sentence(self, i: int, m: re.Match[str]) -> str:
+        a, b = self.bounds(i, m.start(), m.end())
+        return self.plains[i][a:b]
+
+    def window(self, i: int, m: re.Match[str], before: int = 40, after: int = 20) -> str:
+        text = self.plains[i]
+        return text[max(0, m.start() - before):m.end() + after]
+
+    def first(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
+        return next(self.hits(rx, kinds), None)
+
+    def evidence(self, found, limit: int = 3) -> list[tuple[int, str]]:
+        """Up to ``limit`` distinct (line, quote) pairs from the first matches (at most 64 are looked at:
+        thousands of matches on one megabyte-long line would otherwise each quote that line)."""
+        out: list[tuple[int, str]] = []
+        for i, m in itertools.islice(found, 64):
+            e = self.ev(i, m.start())
+            if e not in out:
+                out.append(e)
+            if len(out) >= limit:
+                break
+        return out
+
+
+_LABEL_ROW = re.compile(r"^(\s*\|[^|\n]*?\S[^|\n]*)\|", re.M)
+
+
+def _label_column(table: str) -> str:
+    """A table whose top-left header cell is empty keeps labels in its first column: the bar after each
+    row label becomes a colon (same length, same offsets), so the row reads as 'label: value | value'."""
+    if not re.match(r"\s*\|\s*\|", table):
+        return table
+    head, sep, body = table.partition("\n")
+    return head + sep + _LABEL_ROW.sub(lambda m: m.group(1) + ":", body)

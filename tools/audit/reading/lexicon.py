@@ -1,0 +1,62 @@
+"""Patterns for the figures and settings a write-up states: units, metric names, rates, lengths.
+
+Shared by every contract group and rule; the names of engines, models and accelerators are in
+``vocabulary``. All patterns are case-insensitive unless they say otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "COLUMN_GAP",
+    "DIGIT",
+    "EOS_IGNORED",
+    "GOODPUT",
+    "IN_OUT_LABEL",
+    "IN_OUT_SHORT",
+    "IN_OUT_TOKENS",
+    "IS",
+    "LAT_KW",
+    "NUM",
+    "RATE_FIG",
+    "RATE_UNIT",
+    "REQ_RATE_FIG",
+    "SPEEDUP",
+    "TPOT_KW",
+    "TP_RX",
+    "TTFT_KW",
+    "icase",
+]
+
+
+def icase(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled case-insensitively."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+NUM = r"\d[\d,]*(?:\.\d+)?"
+IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?\s*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?\s*(?:out|output|OSL)\b"  # "1k in / 1k out"
+IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"
+IN_OUT_LABEL = r"\b(?:input|prompt|ISL)\s*/\s*(?:output|OSL)(?:\s+(?:tokens|lengths?))?\s*[:=]\s*\d[\d,.]*\s*k?\s*/\s*\d"  # "Input / output: 1,000 / 1,000"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
+DIGIT = re.compile(r"\d")
+TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|"
+                   r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)
+COLUMN_GAP = re.compile(r"\S {2,}(?=\S)")
+LAT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]output[- ]token|\bITL\b|inter[- ]token|"
+               r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token")
+TTFT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
+                r"prompt\s+processing|prompt\s+eval\w*|\bpp\s?\d{2,}\b")
+TPOT_KW = icase(r"\bTPOT\b|time[- ]per[- ]output[- ]token|ms\s*/\s*tok(?:en)?\b|ms\s+per\s+(?:output\s+)?token|"
+                r"\bITL\b|inter[- ]token\s+latency")
+RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
+RATE_FIG = icase(NUM + r"\s*(?:k\s*)?(?:(?:output|input|total|generated|prompt|completion|decode|prefill)\s+)?" + RATE_UNIT + r"|" + RATE_UNIT)
+REQ_RATE_FIG = icase(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
+GOODPUT = icase(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
+SPEEDUP = icase(r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed-?up|higher\s+throughput|lower\s+latency)|"
+                r"speed-?ups?\b[^.\n|]{0,30}?\b\d+(?:\.\d+)?\s*[x×](?![\w])")
+# Outputs forced to their full length: ignore_eos set (not set to false), or EOS said to be ignored.
+EOS_IGNORED = icase(r"ignore[_-]eos(?!\s*[:=]\s*(?:false|0|no)\b)|\bEOS\s+(?:is|was|are|were)\s+ignored|ignor(?:e|es|ed|ing)\s+(?:the\s+)?EOS")
+
+# "1,024 input tokens and 512 output tokens"
+IN_OUT_TOKENS = r"\d[\d,]*\s*k?\s*(?:input|prompt)\s+(?:tokens\s+)?(?:and|/|,|with)\s+\d[\d,]*\s*k?\s*output\s+tokens"

@@ -1,0 +1,77 @@
+"""Mentions several groups and rules share: performance figures, decode rates, the benchmark client,
+and the sentences that compare setups.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TPOT_KW, icase
+from .vocabulary import BENCH_TOOLS
+
+__all__ = ["comparison_hits", "decode_rates", "figures", "tool_named", "within"]
+
+
+def figures(ctx):
+    """Latency, decode-rate, throughput and goodput figures (block, match)."""
+    if "figs" in ctx.cache:
+        return ctx.cache["figs"]
+    numeric = {i for i, text in enumerate(ctx.d.plains) if DIGIT.search(text)}
+    if ctx.d.first(SPEEDUP):  # "2.3x faster" in tokens per second: the metric is named without a number
+        numeric = set(range(len(ctx.d.plains)))
+    lat, tpot, rate, req = ([h for h in ctx.d.hits(rx) if h[0] in numeric]
+                            for rx in (LAT_KW, TPOT_KW, RATE_FIG, REQ_RATE_FIG))
+    rate += [h for h in ctx.d.hits(icase(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
+                                   ("paragraph", "list_item")) if h[0] in numeric]
+    figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(ctx.d.hits(GOODPUT))}
+    ctx.cache["figs"] = figs
+    return figs
+
+
+def decode_rates(ctx):
+    """Token-rate figures that measure generation (not prefill/input/total)."""
+    if "decode" in ctx.cache:
+        return ctx.cache["decode"]
+    out = []
+    prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", re.I)
+    decode = re.compile(r"output|generat|decode|\btg\d+", re.I)
+    verdict: dict[str, bool] = {}  # the same line is judged once, however many figures it holds
+    for i, m in figures(ctx)["rate"]:
+        line = ctx.d.line_text(i, m.start(), m.end())
+        if line not in verdict:
+            verdict[line] = bool(prefill.search(line)) and not decode.search(line)
+        if verdict[line]:
+            continue
+        out.append((i, m))
+    ctx.cache["decode"] = out
+    return out
+
+
+def tool_named(ctx):
+    return ctx.d.first(icase(BENCH_TOOLS))
+
+
+def within(hits, h) -> bool:
+    """Whether match h starts inside (or within 5 characters after) one of ``hits`` in the same block."""
+    return any(i == h[0] and m.start() <= h[1].start() < m.end() + 5 for i, m in hits if i == h[0])
+
+
+def comparison_hits(ctx):
+    if "cmp" in ctx.cache:
+        return ctx.cache["cmp"]
+    rx = icase(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
+               r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
+               r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
+               r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b")
+    metric = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"
+    axes = re.compile(metric + r"\W*(?:vs\.?|versus)\s+(?:\w+\s+){0,3}?" + metric, re.I)
+    hits = [(i, m) for i, m in ctx.d.hits(rx)
+            if not (m.group(0).lower().startswith(("vs", "versus")) and axes.search(ctx.d.window(i, m, 40, 40)))]
+    for i, block in enumerate(ctx.d.w.blocks):
+        if block.kind == "table":
+            header = ctx.d.header(i)
+            if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
+                         r"precision|quantization|hardware|gpu)\b", header, re.I) or re.search(r"stack\s+[ab]\b", header, re.I):
+                hits.append((i, re.search(r"\S", header)))
+    ctx.cache["cmp"] = hits
+    return hits

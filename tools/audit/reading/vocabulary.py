@@ -1,0 +1,69 @@
+"""Names the audit recognises: model families, engines, accelerators, benchmark clients, weight formats.
+
+The lists live in ``tools/audit/data/vocabulary.json`` (each table with its source); this module
+joins them into the regular-expression fragments the readers use, once, at import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.resources import files
+
+__all__ = [
+    "BENCH_TOOLS",
+    "CLIENT_FLAGS",
+    "ENGINES",
+    "FAMILIES",
+    "FORMATS",
+    "GPU",
+    "GPU_RX",
+    "VAGUE",
+    "VERSION",
+    "engine_key",
+    "vague",
+    "vague_version",
+]
+
+
+def _load() -> dict:
+    return json.loads((files(__package__).parent / "data" / "vocabulary.json").read_text(encoding="utf-8"))
+
+
+_DATA = _load()
+
+FAMILIES: str = "|".join(_DATA["model_families"]["patterns"])
+"""Model family names (regex alternation)."""
+ENGINES: str = "|".join(_DATA["engines"]["patterns"])
+"""Inference engine and runtime names (regex alternation)."""
+VERSION: str = _DATA["version"]["pattern"]
+"""A version, build number or commit hash."""
+GPU: str = _DATA["accelerators"]["vendor_prefix"] + "(?:" + "|".join(_DATA["accelerators"]["patterns"]) + ")"
+"""An accelerator product name, with an optional vendor word."""
+GPU_RX = re.compile(r"(?<![\w/.-])" + GPU + r"(?![\w])", re.IGNORECASE)
+BENCH_TOOLS: str = "|".join(_DATA["benchmark_tools"]["patterns"])
+"""Benchmark client command names (regex alternation)."""
+FORMATS: str = "|".join(_DATA["weight_formats"]["patterns"])
+"""Weight dtype and quantization names (regex alternation)."""
+VAGUE = re.compile(_DATA["vague_words"]["pattern"], re.IGNORECASE)
+CLIENT_FLAGS: frozenset[str] = frozenset(_DATA["client_flags"]["names"])
+"""Benchmark-client flags (not server launch settings)."""
+_ALIASES: dict[str, str] = _DATA["engines"]["aliases"]
+
+_VAGUE_VERSION = re.compile(r"(?i)\b(?:latest|newest|current|recent|nightly|main(?:\s+branch)?|head|tip\s+of)\W{0,3}(?:\w+\W{1,3}){0,1}$")
+
+
+def engine_key(name: str) -> str:
+    """One spelling per engine: 'TensorRT-LLM', 'trt-llm' and 'TRTLLM' are the same engine."""
+    key = re.sub(r"[^a-z0-9.]", "", name.lower())
+    return _ALIASES.get(key, key)
+
+
+def vague_version(text: str, start: int) -> bool:
+    """True when the words just before an engine name leave its version open ('the latest vLLM')."""
+    return bool(_VAGUE_VERSION.search(text[max(0, start - 30):start]))
+
+
+def vague(text: str) -> bool:
+    """Whether ``text`` holds a hedge ('about', 'latest', '~', ...)."""
+    return bool(VAGUE.search(text))

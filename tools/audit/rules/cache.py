@@ -1,0 +1,43 @@
+"""Rule cache_hit_labeling: results helped by prefix-cache hits must say so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading.blocks import quote_line
+from ..reading.lexicon import icase
+from ..reading.mentions import within
+from ..findings import TextFinding
+from ..state import cache_disabled, cache_mentions
+
+__all__ = ["cache_hit_labeling"]
+
+
+def cache_hit_labeling(ctx) -> TextFinding:
+    mentions = cache_mentions(ctx) + list(ctx.d.hits(icase(r"second\s+(?:pass|run)|warm\s+(?:run|pass)")))
+    if not mentions:
+        return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
+    disabled = cache_disabled(ctx)
+    enabled = [h for h in mentions if not within(disabled, h)]
+    label = icase(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|never\s+hits|no\s+(?:cache\s+)?hits|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
+                  r"(?:cold|warm)[- ](?:cache|prefix|run|pass)")
+    title = ctx.d.w.title or ""
+    speed = re.compile(r"\d+(?:\.\d+)?\s*[x×]|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
+    if speed.search(title) and re.search(r"cach|prefix|reuse|warm", title, re.I) and not re.search(
+            r"cache[- ]hit|hit\s+rate|warm[- ]cache|cached\s+prefix", title, re.I):
+        ev = [(ctx.d.w.title_line or 1, quote_line(ctx.d.w.lines[(ctx.d.w.title_line or 1) - 1]))]
+        return TextFinding("cache_hit_labeling", "violation",
+                           "the headline claims a cache-driven speed-up without labelling it as cache hits", ev)
+    if not enabled:
+        return TextFinding("cache_hit_labeling", "ok", "prefix caching stated as disabled", ctx.d.evidence(disabled))
+    lab = ctx.d.first(label)
+    if lab:
+        return TextFinding("cache_hit_labeling", "ok", "cache-hit results are labelled (hit rate or cold/warm state)",
+                           ctx.d.evidence([lab]))
+    body_speed = [h for h in enabled if speed.search(ctx.d.sentence(*h))]
+    if body_speed:
+        return TextFinding("cache_hit_labeling", "violation", "a speed-up from cache reuse is reported without a hit rate or warm-cache label",
+                           ctx.d.evidence(body_speed))
+    return TextFinding("cache_hit_labeling", "unclear", "prefix caching is on but results are not labelled cold or warm",
+                       ctx.d.evidence(enabled))

@@ -1,0 +1,47 @@
+"""Rule capacity_vs_workload: a configured or memory-derived capacity is not the served load.
+"""
+
+from __future__ import annotations
+
+from ..reading.lexicon import icase
+from ..findings import TextFinding
+
+__all__ = ["capacity_vs_workload"]
+
+
+def capacity_vs_workload(ctx) -> TextFinding:
+    cap = icase(r"maximum\s+concurrency\s+for|max(?:imum)?\s+concurrency\s*(?:is|of|:)\s*\d|KV[- ]cache\s+(?:can\s+)?(?:holds?|fits?|capacity|size|has\s+room)[^.\n]{0,40}\d|"
+                r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d|"
+                r"(?:free|left|available|room)\s+for\s+(?:the\s+)?KV\b|"
+                r"supports?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
+                r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
+    prose = ("paragraph", "list_item", "heading", "quote")
+    misread = icase(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
+                    r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
+                    r"in\s+practice|users\s+at\s+full|(?:serve|run|handle|support)s?\b(?:[^.\n]|\.\d){0,60}?\bat\s+(?:its\s+|the\s+)?(?:full|max(?:imum)?)\s+(?:\d+\s*k\s+)?context|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
+    found = [h for h in ctx.d.hits(cap, kinds=prose + ("table",))]
+    code_cap = [h for h in ctx.d.hits(cap, kinds=("code",))]
+    if not found:
+        # A capacity flag quoted in prose is only a flag, unless the same paragraph reads it as served load
+        # ("configured with --max-model-len 131072 and --max-num-seqs 50, each node serves 50 users").
+        flags = list(ctx.d.hits(icase(r"--max-model-len[\s=]+\d|--max-num-seqs[\s=]+\d|max_seq_len\s*[=:]?\s*\d|"
+                                      r"max_num_seqs\s*[=:]\s*\d|--max-batch-size[\s=]+\d"), kinds=prose))
+        if {i for i, _ in flags} & {i for i, _ in ctx.d.hits(misread, kinds=prose)}:
+            found = flags
+    if not found:
+        if code_cap and ctx.d.first(icase(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
+            found = code_cap
+        else:
+            return TextFinding("capacity_vs_workload", "not_applicable",
+                               "no capacity figure is discussed (max-model-len only as a flag, if at all)")
+    bad = [(i, m) for i, m in ctx.d.hits(misread, kinds=("paragraph", "list_item", "heading", "quote"))
+           if any(j == i for j, _ in found) or any(abs(j - i) <= 1 for j, _ in found + code_cap)]
+    if bad:
+        return TextFinding("capacity_vs_workload", "violation", "a capacity figure is read as served load",
+                           ctx.d.evidence(found[:1] + bad))
+    good = ctx.d.first(icase(r"capacity,?\s+not|is\s+(?:a\s+)?capacity|configured\s+(?:capacity|maximum)|not\s+the\s+(?:active|served)|"
+                             r"active\s+(?:tokens|sequences|context)|actual\s+(?:prompt|context|load)"))
+    if good:
+        return TextFinding("capacity_vs_workload", "ok", "capacity is kept apart from the served workload", ctx.d.evidence([good]))
+    return TextFinding("capacity_vs_workload", "unclear", "a capacity figure appears; its relation to the served load is not stated",
+                       ctx.d.evidence(found[:2]))

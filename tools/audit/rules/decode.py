@@ -1,0 +1,63 @@
+"""Rule steady_decode: decode-rate figures need outputs long enough to reach steady decode.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, IS, icase
+from ..reading.mentions import decode_rates, figures
+from ..findings import TextFinding
+from ..workload import request_number, token_spans
+
+__all__ = ["steady_decode"]
+
+
+def steady_decode(ctx) -> TextFinding:
+    rates = [h for h in figures(ctx)["tpot"] if not re.match(r"(?i)itl|inter", h[1].group(0))] + decode_rates(ctx)
+    if not rates:
+        # ITL percentiles are per-token decode figures too when nothing else measures decode.
+        rates = [h for h in figures(ctx)["tpot"] if re.match(r"(?i)itl|inter", h[1].group(0))]
+    if not rates:
+        return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
+    spans = [s for s in token_spans(ctx) if s["kind"] == "output"]
+    flag = icase(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len|(?<![\w-])-n)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
+                 r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)" + IS + r"(\d+)")
+    fixed, caps, done = [], [], []
+    requests = request_number(ctx)
+    for s in spans:
+        if s.get("total"):  # a run's token total says nothing per request without the request count
+            if requests:
+                done.append((s["value"] / requests, s["hit"]))
+            continue
+        (done if s["sub"] == "completed" else caps if s["cap"] else fixed).append((s["value"], s["hit"]))
+    for i, m in ctx.d.hits(flag):
+        v = int(m.group(1) or m.group(2) or m.group(3))
+        (caps if m.group(3) else fixed).append((v, (i, m)))
+    for i, m in ctx.d.hits(icase(IN_OUT_SHORT)):  # "1k in / 1k out": the second figure is the output length
+        n, k = re.findall(r"(\d[\d,.]*)\s*(k?)", m.group(0), re.I)[-1]
+        fixed.append((float(n.replace(",", "")) * (1000 if k else 1), (i, m)))
+    if ctx.d.first(EOS_IGNORED):
+        fixed += caps
+        caps = []
+    else:
+        fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
+    pool = done or fixed
+    if pool:
+        low = min(pool, key=lambda x: x[0])
+        if low[0] < 64:
+            return TextFinding("steady_decode", "violation",
+                               f"decode-rate figures rest on {int(low[0])}-token outputs, too short for steady decode",
+                               ctx.d.evidence([low[1]] + rates[:1]))
+        if low[0] >= 128:
+            return TextFinding("steady_decode", "ok", f"outputs of at least {int(low[0])} tokens back the decode-rate figures",
+                               ctx.d.evidence([low[1]]))
+        return TextFinding("steady_decode", "unclear", f"{int(low[0])}-token outputs are borderline for steady decode",
+                           ctx.d.evidence([low[1]]))
+    if caps and min(caps)[0] < 64:
+        low = min(caps, key=lambda x: x[0])
+        return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens, too short for steady decode",
+                           ctx.d.evidence([low[1]]))
+    return TextFinding("steady_decode", "unclear",
+                       "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
+                       ctx.d.evidence(rates[:2]))

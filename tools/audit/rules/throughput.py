@@ -1,0 +1,70 @@
+"""Rules on rates: which tokens a throughput counts (throughput_basis) and the SLOs behind goodput
+(goodput_slo).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading.lexicon import icase
+from ..reading.mentions import figures, tool_named
+from ..findings import TextFinding
+
+__all__ = ["goodput_slo", "throughput_basis"]
+
+
+def throughput_basis(ctx) -> TextFinding:
+    f = figures(ctx)
+    figs = f["rate"] + [h for h in f["req"] if not re.search(r"request[_ ]rate|arrival|poisson|--request-rate", ctx.d.sentence(*h), re.I)]
+    figs += f["goodput"]
+    if not figs:
+        return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
+    basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|completion|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+                          r"\beval\s+(?:rate|count|duration)", re.I)
+    unlabeled = []
+    for i, m in figs:
+        text = ctx.d.plains[i]
+        a, b = ctx.d.bounds(i, m.start(), m.end())
+        around = text[a:b]
+        if ctx.d.w.blocks[i].kind == "table":
+            around += " " + ctx.d.header(i)
+        title = ctx.d.w.title or ""
+        if not basis_rx.search(around) and not (ctx.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
+            unlabeled.append((i, m))
+    # The same figure labelled elsewhere ("decodes at 209 tok/s" in the title, "= 209 tokens/s" in the derivation)
+    # is labelled.
+    value = lambda m: (re.match(r"\d[\d,]*(?:\.\d+)?", m.group(0)) or m).group(0).replace(",", "")
+    unlabeled_ids = {id(m) for _, m in unlabeled}
+    labelled_values = {value(m) for _, m in figs if id(m) not in unlabeled_ids and m.group(0)[:1].isdigit()}
+    unlabeled = [(i, m) for i, m in unlabeled if not (m.group(0)[:1].isdigit() and value(m) in labelled_values)]
+    definition = ctx.d.first(icase(r"(?:prompt|input)\s*(?:\+|and|plus)\s*(?:completion|output)\s+tokens|"
+                                   r"(?:throughput|speed|rate)\s+(?:is|counts|=)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:output|input|prompt|completion|total|generated)\s+tokens"))
+    if unlabeled and definition:
+        unlabeled = []
+    requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
+    scope = ctx.d.first(icase(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|summed\s+across|"
+                              r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node)\b|"
+                              r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
+                              r"single\s+(?:user|session|chat\s+session|request|stream)|"
+                              r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
+        or tool_named(ctx)
+    if unlabeled:
+        return TextFinding("throughput_basis", "unclear", "a token rate is given without saying which tokens it counts",
+                           ctx.d.evidence(unlabeled))
+    if scope or requests_only:
+        return TextFinding("throughput_basis", "ok", "token basis and aggregate/per-session scope stated",
+                           ctx.d.evidence(figs[:1] + ([scope] if scope else [])))
+    return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
+                       ctx.d.evidence(figs[:2]))
+
+
+def goodput_slo(ctx) -> TextFinding:
+    g = figures(ctx)["goodput"]
+    if not g:
+        return TextFinding("goodput_slo", "not_applicable", "no goodput figure reported")
+    slo = icase(r"(?:TTFT|TPOT|ITL|E2E\w*|latency)\s*(?:<=|≤|<|under|below|of\s+at\s+most|within|at\s+most)\s*\d|--goodput\s+\w+:\d|"
+                r"\bSLOs?\b[^.\n]{0,60}\d+\s*(?:ms|s)\b|\w+:\d+\s*(?:ms)?\s+SLO")
+    s = ctx.d.first(slo)
+    if s:
+        return TextFinding("goodput_slo", "ok", "goodput reported with declared SLO thresholds", ctx.d.evidence([s] + g[:1]))
+    return TextFinding("goodput_slo", "violation", "goodput reported without the SLO thresholds that define it", ctx.d.evidence(g[:2]))

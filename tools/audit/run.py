@@ -1,0 +1,79 @@
+"""``audit_benchmark``: read the input, pick the reader (write-up, manifest or result file), judge, report."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import InputFormatError
+from .findings import ITEM_GROUPS
+from .manifest import BenchmarkManifest
+from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding
+from .reading.blocks import parse_writeup
+from .report import build_report
+from .results import judge_result
+from .source import MANIFEST_KEYS, parse_structured, read_source
+from .structured import judge_manifest
+from .writeup import judge_writeup
+
+__all__ = ["audit_benchmark"]
+
+
+def audit_benchmark(request: AuditRequest) -> AuditReport:
+    """Audit a write-up, manifest or result file against the benchmark contract.
+
+    >>> r = audit_benchmark(AuditRequest(text="# Llama 70B on 8x H100\\n\\nvLLM, 1,000 requests."))
+    >>> [f.status for f in r.items if f.id in ("model_artifact", "hardware", "request_count")]
+    ['partial', 'declared', 'declared']
+    """
+    text, source, suffix = read_source(request)
+    # Same line breaks as the markdown parser (\r\n, \r, \n): str.splitlines() also splits on \x0c, \x85, \u2028...
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    fmt = request.format
+    data: Any = None
+    if fmt in ("auto", "manifest", "result"):
+        data = parse_structured(text, suffix)
+        if fmt == "auto":
+            if data is None:
+                fmt = "markdown"
+            elif isinstance(data, dict) and MANIFEST_KEYS & set(data):
+                fmt = "manifest"
+            else:
+                fmt = "result"
+        elif data is None:
+            raise InputFormatError(f"format: '{fmt}' needs JSON or YAML input (or .jsonl/.csv for results); this input parses as neither")
+    if fmt == "markdown":
+        if suffix in (".json", ".jsonl", ".csv", ".yaml", ".yml") and request.format == "markdown":
+            pass
+        if not text.strip():
+            raise InputFormatError("text: empty write-up; nothing to audit")
+        writeup = parse_writeup(text)
+        raw_items, raw_rules, conflicts, searched = judge_writeup(writeup)
+        items = [ItemFinding(id=f.id, group=ITEM_GROUPS[f.id], status=f.status,
+                             evidence=[Evidence(line=n, text=t) for n, t in f.evidence],
+                             why=(f.why + "; searched: " + ", ".join(searched)) if f.status == "missing" else f.why,
+                             sections_searched=searched if f.status == "missing" else [])
+                 for f in raw_items]
+        rules = [RuleFinding(id=f.id, status=f.status, evidence=[Evidence(line=n, text=t) for n, t in f.evidence], why=f.why)
+                 for f in raw_rules]
+        incons = [Inconsistency(what=what, evidence=[Evidence(line=n, text=t) for n, t in ev]) for what, ev in conflicts]
+        return build_report(source, "markdown", writeup.title, items, rules, incons)
+    if fmt == "manifest":
+        if not isinstance(data, dict):
+            raise InputFormatError("manifest: expected a mapping at the top level (keys: stack, workload, state, ...)")
+        try:
+            manifest = BenchmarkManifest.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()[:8])
+            raise InputFormatError(f"manifest does not match the BenchmarkManifest schema: {problems}") from None
+        items, rules = judge_manifest(manifest, lines)
+        incons = [Inconsistency(what=f.why, evidence=f.evidence) for f in items if f.id == "hardware" and "exceeds" in f.why]
+        return build_report(source, "manifest", manifest.title, items, rules, incons)
+    if not isinstance(data, (dict, list)) or not data:
+        raise InputFormatError("result: expected a JSON object, a JSON array or JSONL/CSV records")
+    items, rules, title = judge_result(data, lines)
+    return build_report(source, "result", title, items, rules, [])

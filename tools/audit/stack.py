@@ -1,0 +1,236 @@
+"""What the write-up says about the deployed stack: model artifact, tokenizer, weight and KV formats,
+engine revision, launch command, kernels and hardware (contract group "stack").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .reading.document import SENTENCE_REACH
+from .reading.lexicon import TP_RX, icase
+from .reading.mentions import comparison_hits
+from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, vague_version
+from .findings import TextFinding, status_of
+
+__all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
+
+
+def model_artifact(ctx) -> TextFinding:
+    hub = icase(r"(?<![\w/.:-])[A-Za-z0-9][\w.-]*/[\w.-]*(?:" + FAMILIES + r"|\d+(?:\.\d+)?[bm]\b)[\w.-]*")
+    gguf = icase(r"[\w.-]+\.gguf\b")
+    canon = icase(r"(?<![\w/.-])(?:meta-)?(?:" + FAMILIES + r")[\w.]*(?:-[\w.]+)*-(?:\d+(?:\.\d+)?x)?\d+(?:\.\d+)?[bm]"
+                  r"(?:-[\w.]+)*(?![\w/])")
+    fam = icase(r"\b(?:" + FAMILIES + r")[\w.-]*")
+    declared = [h for h in ctx.d.hits(hub) if not h[1].group(0).lower().startswith(("http", "github"))]
+    declared += list(ctx.d.hits(gguf))
+    declared += list(ctx.d.hits(icase(r"(?<![\w/.-])(?:" + FAMILIES + r")[\w.]*:[\w.-]*\d[\w.-]*")))
+    if not declared:
+        declared = [h for h in ctx.d.hits(canon) if re.search(r"-(?:instruct|chat|base|it|hf|v\d|\w*\d+(?:\.\d+)?[bm])\b",
+                                                              h[1].group(0), re.I) and "-" in h[1].group(0)
+                    and re.search(r"(?i)(instruct|chat|base|-it\b|hf|v\d)", h[1].group(0))]
+    return status_of(ctx, "model_artifact", declared, list(ctx.d.hits(fam)), "model name or Hub id",
+                     "exact artifact named (Hub id, file or full checkpoint name)",
+                     "only a model family or size is named, not the exact artifact (Hub id + revision)")
+
+
+def tokenizer(ctx) -> TextFinding:
+    decl = icase(r"--tokenizer[\s=]+\S+|tokenizer(?:_id)?\s*[:=]\s*\S+|tokenizer\s*\(\s*\w|"
+                 r"(?:model'?s|its|the\s+model'?s)\s+(?:own\s+|bundled\s+|default\s+)?tokenizer|tokeni[sz]er\s+of\s+the\s+model|"
+                 r"(?:tiktoken|cl100k|o200k|sentencepiece)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
+                 r"tokeni[sz]ed\s+with\s+\S+|usage\s+field|"
+                 r"(?:counted|measured|computed)\s+(?:with|by|using)\s+(?:the\s+|each\s+)?(?:\S+\s+){0,3}?tokeni[sz]er")
+    part = icase(r"tokeni[sz]\w*")
+    declared = [(i, m) for i, m in ctx.d.hits(decl) if m.group(0).lower() != "usage field"]
+    return status_of(ctx, "tokenizer", declared, list(ctx.d.hits(part)), "tokenizer statement",
+                     "tokenizer identified", "tokenization mentioned but the tokenizer is not identified")
+
+
+def _kv_context(ctx, i: int, m: re.Match[str]) -> bool:
+    text = ctx.d.plains[i]
+    a, _ = ctx.d.bounds(i, m.start(), m.end())
+    before = text[max(a, m.start() - 30):m.start()]
+    row = text[max(ctx.d.line_bounds(i, m.start())[0], m.start() - SENTENCE_REACH):m.start()]
+    if "|" in row and re.search(r"\|\s*kv", row, re.I):
+        return True
+    after = text[m.end():m.end() + 12]
+    return bool(re.search(r"\bkv\b|kv[-_ ]cache|cache[-_ ]type|-ctk|-ctv", before, re.I)
+                or re.match(r"\s*(?:kv\b|kv[-_ ]cache)", after, re.I))
+
+
+def format_mentions(ctx):
+    rx = icase(r"(?<![A-Za-z0-9])(?:" + FORMATS + r")(?![A-Za-z0-9])")
+    weight, kv = [], []
+    for i, m in ctx.d.hits(rx):
+        (kv if _kv_context(ctx, i, m) else weight).append((i, m))
+    return weight, kv
+
+
+def weight_format(ctx) -> TextFinding:
+    weight, _ = format_mentions(ctx)
+    extra = icase(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|int4|w4a16|w8a8)\b")
+    declared = weight + list(ctx.d.hits(extra))
+    part = icase(r"quantiz\w*|\b\d-bit\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)")
+    partial = [h for h in ctx.d.hits(part) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)]
+    return status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
+                     "weight format stated", "quantization mentioned without the format")
+
+
+def kv_format(ctx) -> TextFinding:
+    _, kv = format_mentions(ctx)
+    flag = icase(r"--kv-cache-dtype[\s=]+(\w+)|kv_cache_dtype\s*[=:]\s*[\"']?(\w+)|(?:--cache-type-k|-ctk)\s+\w+")
+    declared = list(kv)
+    partial = []
+    for i, m in ctx.d.hits(flag):
+        value = (m.group(1) or m.group(2) or "").lower()
+        (partial if value in ("auto", "") else declared).append((i, m))
+    partial += list(ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv")))
+    return status_of(ctx, "kv_format", declared, partial, "KV-cache dtype",
+                     "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")
+
+
+def engine_revision(ctx) -> TextFinding:
+    # The filler between name and version may not cross another engine's name ("vLLM and SGLang 0.4").
+    near = icase(r"\b(?:" + ENGINES + r")(?:(?:(?!" + ENGINES + r")[\s(:=,@\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + VERSION + r")"
+                 r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b)|\.[x*]\b|\.\*)")  # 0.8.x is a range, not a pin
+    image = icase(r"\b(?:" + ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + ENGINES + r")\s*==\s*\d[\w.]*|"
+                  r"\b(?:" + ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
+    declared = []
+    for i, m in ctx.d.hits(near):
+        tail = m.group(0)[len(re.match(r"(?i)(?:" + ENGINES + r")", m.group(0)).group(0)):]
+        if re.search(r"(?i)\b(?:" + FAMILIES + r")\b", tail):
+            continue
+        declared.append((i, m))
+    declared += list(ctx.d.hits(image))
+    declared += list(ctx.d.hits(re.compile(r"\b[A-Z][\w-]*\s+(?:Runtime|Inference\s+Engine|Serving|Server|SDK)\s+v?\d+\.\d+(?:\.\d+)?\b")))
+    if engine_mentions(ctx):
+        declared += list(ctx.d.hits(icase(r"\bcommit\s+[0-9a-f]{7,40}\b")))
+    if engine_mentions(ctx):  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
+        declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
+    name = icase(r"\b(?:" + ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
+    partial = [h for h in ctx.d.hits(name) if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[h[0]][h[1].start():h[1].start() + 12])]
+    if declared:
+        # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
+        loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())]
+        if loose:
+            names = ", ".join(sorted({ctx.d.plains[i][m.start():m.end()] for i, m in loose}))
+            return TextFinding("engine_revision", "partial",
+                               f"an engine's version is left open ('latest', 'nightly', ...): {names}",
+                               ctx.d.evidence(loose + declared))
+    return status_of(ctx, "engine_revision", declared, partial, "engine name with version",
+                     "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+
+def engine_mentions(ctx):
+    """Engine names in the text, less the benchmark client ('vllm bench')."""
+    engine_rx = icase(r"\b(?:" + ENGINES + r")\b")
+    return [(i, m) for i, m in ctx.d.hits(engine_rx)
+            if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[i][m.start():m.start() + 12])]
+
+
+def launch_command(ctx) -> TextFinding:
+    cmd = icase(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
+                r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
+                r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
+                r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
+                r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
+    declared = list(ctx.d.hits(cmd))
+    # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
+    declared += ctx.d.hits(icase(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
+    # Any other entry point started with its model flag ('python -m medusa... --model-path ...'), less benchmark clients.
+    entry = icase(r"(?m)^\s*(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
+                  r"--model(?:[-_](?:path|id|name))?[\s=]")
+    declared += [(i, m) for i, m in ctx.d.hits(entry, kinds=("code",)) if not re.search(BENCH_TOOLS, m.group(1), re.I)]
+    flag_rx = icase(r"(?<![\w-])--([a-z][\w-]+)")
+    partial = [(i, m) for i, m in ctx.d.hits(flag_rx) if m.group(1).lower() not in CLIENT_FLAGS]
+    partial += list(ctx.d.hits(icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
+                                     r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
+                                     r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
+                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d")))
+    return status_of(ctx, "launch_command", declared, partial, "server launch command",
+                     "launch command given", "engine settings mentioned but no complete launch command")
+
+
+def kernels(ctx) -> TextFinding:
+    decl = icase(r"flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|flashinfer|flashmla|xformers|\btriton\b|cutlass|"
+                 r"\bmarlin\b|machete|cublas(?:lt)?|\baiter\b|composable[- ]kernel|VLLM_ATTENTION_BACKEND|attention[- _]backend|"
+                 r"-fa\s+1\b|flash_attn|deep_?gemm|"
+                 r"trtllm-gen|TORCH_SDPA|\bsdpa\b|exllama\s+kernels?|bitblas|fbgemm|\bhipblas")
+    part = icase(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b|\b(?:metal|cuda|rocm|vulkan|sycl|cpu)\s+backend")
+    return status_of(ctx, "kernels", list(ctx.d.hits(decl)), list(ctx.d.hits(part)), "attention or GEMM kernel",
+                     "kernels / attention backend named", "kernels mentioned only generically")
+
+
+def gpu_counts(ctx):
+    """(count, sku, block, match) for every GPU mention with a count."""
+    out = []
+    # The count must be a word of its own: "NVIDIA H100" is not "a H100".
+    count_before = icase(r"(?<![\w.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")")
+    index_range = icase(r"\bGPUs?\s+(\d+)\s*-\s*(\d+)\s*:\s*(?:nvidia\s+|amd\s+)?(" + GPU + r")")
+    count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*[x×]\s*(\d+)\b")
+    gpus_n = icase(r"\b(\d+)\s+(?:(" + GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + GPU + r")")
+    words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
+    for i, m in ctx.d.hits(count_before):
+        n = words.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else None)
+        if n:
+            out.append((n, m.group(2).upper().replace(" ", ""), i, m))
+    for i, m in ctx.d.hits(index_range):  # collect_env / nvidia-smi style "GPU 0-1: NVIDIA H100"
+        a, b = int(m.group(1)), int(m.group(2))
+        if b >= a:
+            out.append((b - a + 1, m.group(3).upper().replace(" ", ""), i, m))
+    for i, m in ctx.d.hits(count_after):
+        out.append((int(m.group(2)), m.group(1).upper().replace(" ", ""), i, m))
+    for i, m in ctx.d.hits(gpus_n):
+        n = int(m.group(1) or m.group(3))
+        sku = (m.group(2) or m.group(4) or "").upper().replace(" ", "")
+        out.append((n, sku, i, m))
+    return out
+
+
+def hardware(ctx) -> TextFinding:
+    counted = gpu_counts(ctx)
+    instance = icase(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
+                     r"Mac\s+(?:Studio|Pro|mini|Book\s+\w+)\s+M[1-4]|\bM[1-4]\s+(?:Max|Ultra)\b|v\d[ep]?-\d+\b")
+    declared = [(i, m) for _, _, i, m in counted] + list(ctx.d.hits(instance))
+    declared += list(ctx.d.hits(icase(r"\b\d+\s*[x×]\s*(?:[A-Z][\w-]*\s+){1,3}(?:accelerators?|GPUs?|chips?|NPUs?)\b")))
+    skus = list(ctx.d.hits(GPU_RX))
+    if not declared and skus:
+        # A named SKU with a tensor-parallel degree ("H100 SXM GPUs ... with TP4") gives the count.
+        tp = ctx.d.first(TP_RX)
+        if tp:
+            declared = [skus[0], tp]
+    partial = skus + list(ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance")))
+    finding = status_of(ctx, "hardware", declared, partial, "accelerator SKU and count",
+                        "accelerator SKU and count stated", "hardware named without SKU or count")
+    conflict = gpu_conflict(ctx)
+    if conflict and finding.status == "declared" and not comparison_hits(ctx):
+        finding.status = "partial"
+        finding.why = "GPU counts disagree: " + conflict[0]
+        finding.evidence = conflict[1]
+    return finding
+
+
+def gpu_conflict(ctx) -> tuple[str, list[tuple[int, str]]] | None:
+    counted = [(n, sku, i, m) for n, sku, i, m in gpu_counts(ctx) if ctx.d.w.blocks[i].kind != "table"]
+    by_sku: dict[str, set[int]] = {}
+    ev: dict[str, list] = {}
+    for n, sku, i, m in counted:
+        key = re.sub(r"^(NVIDIA|AMD)", "", sku) or "GPU"
+        by_sku.setdefault(key, set()).add(n)
+        ev.setdefault(key, []).append((i, m))
+    generic = {n for n, sku, _, _ in counted if not sku}
+    for key, counts in by_sku.items():
+        if key == "GPU":
+            continue
+        values = counts | generic
+        if len(values) > 1:
+            items = ev[key] + ev.get("GPU", [])
+            return (f"{key} count given as {', '.join(str(v) for v in sorted(values))}", ctx.d.evidence(items, 4))
+    tp = TP_RX
+    counts = {n for n, *_ in counted}
+    if counts:
+        for i, m in ctx.d.hits(tp):
+            t = int(m.group(1) or m.group(2))
+            if t > max(counts):
+                return (f"tensor parallel size {t} exceeds the {max(counts)} GPUs stated",
+                        ctx.d.evidence([(i, m)] + [(c[2], c[3]) for c in counted], 4))
+    return None

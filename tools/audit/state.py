@@ -1,0 +1,84 @@
+"""What the write-up says about cache and warm-up state: prefix cache, warm-up, distinct prefixes
+(contract group "state").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .reading.lexicon import TTFT_KW, icase
+from .findings import TextFinding, status_of
+
+__all__ = ["cache_disabled", "cache_mentions", "distinct_prefixes", "has_ttft_figure", "prefix_cache_state", "warmup"]
+
+
+def cache_mentions(ctx):
+    return list(ctx.d.hits(icase(r"prefix[- ]cach\w*|prompt\s+cach\w*|radix\s+cache|kv[\s_-]+(?:cache[\s_-]+)?reuse|cache\s+hits?|"
+                                 r"warm\s+(?:cache|prefix)|cold\s+cache|cached\s+prefix|\bAPC\b|context\s+caching|"
+                                 r"enable[-_]prefix[-_]caching|disable[-_]radix[-_]cache")))
+
+
+def cache_disabled(ctx):
+    return list(ctx.d.hits(icase(r"--no-enable-prefix-caching|--disable-radix-cache|enable_prefix_caching\s*=\s*False|"
+                                 r"(?:prefix|prompt)[- ]cach\w*(?:(?!enabled|\bon\b|\bbut\b|\bwhile\b)[^.;|]){0,100}?"
+                                 r"\b(?:disabled|off|turned\s+off|not\s+(?:used|enabled)|disallowed)\b|"
+                                 r"kv[-_ ]cache[-_ ]reuse\W{0,3}\s*[:=]\s*false|"
+                                 r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach")))
+
+
+def prefix_cache_state(ctx) -> TextFinding:
+    state_words = re.compile(r"disabled|\boff\b|enabled|\bon\b|cold|warm|reset|flush|clear|hit\s+rate|hits?\b|second\s+(?:pass|run)|"
+                             r"first\s+(?:pass|run)|turned|not\s+used|disallowed|[:=]\s*(?:false|true)\b", re.I)
+    declared = cache_disabled(ctx)
+    declared += list(ctx.d.hits(icase(r"cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|reset_prefix_cache|"
+                                      r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate")))
+    partial = []
+    for i, m in cache_mentions(ctx):
+        (declared if state_words.search(ctx.d.sentence(i, m)) and "enable-prefix" not in m.group(0).lower()
+         else partial).append((i, m))
+    # A freshly (re)started server implies a cold cache without saying so.
+    partial += list(ctx.d.hits(icase(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
+                                     r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted")))
+    return status_of(ctx, "prefix_cache_state", declared, partial, "prefix-cache state",
+                     "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
+
+
+def warmup(ctx) -> TextFinding:
+    rx = icase(r"(?:\d+|two|three|five|ten)\s+warm[- ]?ups?\b|warm[- ]?up(?:[\s_]+requests?|[\s_]+runs?|[\s_]+iterations?)?\s*(?:of\s*|[:=]\s*|with\s+)?\d+|"
+               r"--num-warmups?[\s=]+\d+|\d[\d,]*[- ](?:requests?|quer(?:y|ies)|prompts?|iterations?|runs?)[- ]warm[- ]?ups?\b|--warmup[\w-]*[\s=]+\d+|warmed\s+up\s+(?:with|using|by)\s+\S+|"
+               r"(?:discard|drop|exclud|skip|ignor)\w*\s+(?:the\s+)?(?:first|initial)\s+(?:\d+\s+)?(?:runs?|pass(?:es)?|iterations?|requests?)|"
+               r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
+               r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
+               r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
+    part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b")  # "we warmed the server up"
+    declared = list(ctx.d.hits(rx))
+    # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
+    # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
+    verb = icase(r"\bto\s+warm\b|\bwarm(?:ed|ing)\s+(?:the\s+)?(?:cache|server|engine|model|gpus?)\b|\bwarm[- ]?ups?\b")
+    size = re.compile(r"\d[\d,]*\s+(?:\w+\s+){0,2}(?:requests|queries|prompts|iterations|runs|passes|conversations)|"
+                      r"\d+\s*(?:s|sec|seconds|min|minutes)\b", re.I)
+    declared += [(i, m) for i, m in ctx.d.hits(verb) if size.search(ctx.d.sentence(i, m))]
+    return status_of(ctx, "warmup", declared, list(ctx.d.hits(part)), "warm-up procedure or graph-capture state",
+                     "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
+
+
+def has_ttft_figure(ctx):
+    for i, m in ctx.d.hits(TTFT_KW):
+        if re.search(r"\d", ctx.d.plains[i]):
+            return (i, m)
+    return None
+
+
+def distinct_prefixes(ctx) -> TextFinding:
+    fig = has_ttft_figure(ctx)
+    if fig is None:
+        return TextFinding("distinct_prefixes", "not_applicable", "no TTFT or prefill figure is reported")
+    rx = icase(r"\bdistinct\b|\bunique\b|different\s+(?:prompts|prefixes|seeds?|--seed)|--seed\s+\$|--seed[^\n]{0,20}per\s+run|"
+               r"no\s+(?:two\s+runs|shared)\s+\w*\s*(?:share\s+)?prefix|share[sd]?\s+(?:a|the|no|one)\b[^.\n]{0,40}prefix|"
+               r"shared\s+(?:system\s+)?prompt|shared\s+by\s+all|no\s+prefix\s+(?:sharing|overlap|reuse)|"
+               r"fresh\s+(?:random\s+)?seed|new\s+seed|cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)")
+    declared = list(ctx.d.hits(rx)) + cache_disabled(ctx)
+    part = icase(r"sharegpt|mt-bench|alpaca|lmsys-chat|random\s+(?:dataset|prompts|synthetic)|synthetic\s+prompts|--dataset-name|"
+                 r"production\s+trace|\btrace\b|\bdataset\b|\blogs\b|replay\w*|(?:drawn|sampled)\s+from")
+    return status_of(ctx, "distinct_prefixes", declared, list(ctx.d.hits(part)), "statement on prefix distinctness",
+                     "prefix sharing/distinctness stated", "prompt source named but not whether prefixes are distinct")

@@ -1,0 +1,225 @@
+"""What the write-up says about the workload: prompt and output lengths, request count, load,
+sampling and stopping (contract group "workload").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
+from .reading.vocabulary import vague
+from .findings import TextFinding, status_of
+
+__all__ = ["capacity_sentence", "concurrency", "output_length_completed", "output_length_requested", "prompt_length", "request_count", "request_number", "sampling", "stopping", "token_spans"]
+
+
+def token_spans(ctx):
+    """Classify every 'N tokens' span as prompt/output(requested|completed) with vagueness."""
+    if "spans" in ctx.cache:
+        return ctx.cache["spans"]
+    rx = icase(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*(?:-\s*|\s+)?(?:(?:random|synthetic|fixed|unique|distinct|uniform)\s+)?(input\s+|prompt\s+|output\s+|new\s+|generated\s+|completion\s+)?"
+               r"(?:tokens?|tok)\b(?!\s*/\s*s|\s+per\s+s|/)(?:\s*-?\s*(prompts?|inputs?|system\s+prompts?|context|outputs?|responses?|completions?|repl(?:y|ies)))?")
+    # "Prompt tokens: min 612, mean 3,940" and "completed output tokens (from usage): median 251" state a
+    # distribution: a statistic word after the separator makes an output length a completed one.
+    kv = icase(r"(total|mean|median|average|avg|completed|actual|observed)?\s*(input|prompt|output|generated|completion)\s+(?:tokens?|lens?|lengths?)"
+               r"\s*(?:\([^)\n]{0,40}\))?\s*[:=|]\s*(?:(min|mean|median|average|avg|p\d{1,2})\s*[:=]?\s*)?(\d[\d,]*)")
+    prompt_words = re.compile(r"prompt|input|\bisl\b|system|context|prefill|\bpp\d", re.I)
+    out_words = re.compile(r"output|completion|complete[sd]\b|generat|\bnew\b|response|repl(?:y|ies)|\bosl\b|decode|\btg\d|answer|"
+                           r"(?<!prompt\s)\beval\s+count|\bwr[io]te\b|\bwritten\b", re.I)
+    done_words = re.compile(r"complet|generated|produced|actual|observed|\bmean\b|median|average|\bavg\b|\bp\d\d?\b|checked|verified|"
+                            r"(?:all|every)\s+(?:outputs?|completions?|responses?|requests?)\s+(?:are|were|is|was|had|have)\b|eval\s+count|\bwr[io]te\b", re.I)
+    cap_words = re.compile(r"\bmax|capped|\bcap\b|limit|up\s+to|budget|at\s+most|fewer\s+than|less\s+than|under\b|below|[<≤]", re.I)
+    spans = []
+    for i, m in ctx.d.hits(rx):
+        text = ctx.d.plains[i]
+        a, b = ctx.d.bounds(i, m.start(), m.end())
+        label = (m.group(3) or "") + " " + (m.group(4) or "")
+        before = text[max(a, m.start() - 45):m.start()]
+        after = text[m.end():min(b, m.end() + 16)]
+        if re.search(r"(?:shorter|longer)\s+than\s*$", before, re.I):
+            continue
+        kind = None
+        if prompt_words.search(label):
+            kind = "prompt"
+        elif out_words.search(label):
+            kind = "output"
+        else:
+            best = None
+            for w, k in ((prompt_words, "prompt"), (out_words, "output")):
+                for mm in w.finditer(before):
+                    if best is None or mm.start() > best[0]:
+                        best = (mm.start(), k)
+            kind = best[1] if best else None
+        if kind is None:
+            continue
+        value = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        around = before + m.group(0) + after
+        sub = None
+        if kind == "output":
+            sub = "completed" if done_words.search(before[-40:] + " " + after) or "generated" in label.lower() else "requested"
+        spans.append({"kind": kind, "sub": sub, "value": value, "vague": vague(before[-20:] + m.group(0)),
+                      "cap": bool(cap_words.search(before[-30:])), "hit": (i, m), "ctx": around,
+                      "capacity": capacity_sentence(ctx, text[a:b])})
+    for i, m in ctx.d.hits(kv):
+        kind = "prompt" if m.group(2).lower() in ("input", "prompt") else "output"
+        sub = None
+        if kind == "output":
+            sub = "completed" if (m.group(1) or m.group(3) or m.group(2).lower() in ("generated", "completion")) else "requested"
+        value = m.group(4)
+        if (m.group(3) or "").lower() == "min":
+            # A distribution opening with its minimum: the typical length is the median or mean that follows.
+            mid = re.search(r"\b(?:median|mean|average|avg)\s*[:=]?\s*(\d[\d,]*)", ctx.d.plains[i][m.end():m.end() + 60], re.I)
+            value = mid.group(1) if mid else value
+        spans.append({"kind": kind, "sub": sub, "value": float(value.replace(",", "")), "vague": False,
+                      "cap": False, "hit": (i, m), "ctx": m.group(0), "total": (m.group(1) or "").lower() == "total"})
+    ctx.cache["spans"] = spans
+    return spans
+
+
+def prompt_length(ctx) -> TextFinding:
+    flags = icase(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
+                  r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
+    # A bound ("fewer than 4,096 prompt tokens", "up to 8k") is not a length; a context size in a
+    # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
+    spans = [s for s in token_spans(ctx) if s["kind"] == "prompt" and not s.get("capacity")]
+    declared = list(ctx.d.hits(flags)) + [s["hit"] for s in spans if not (s["vague"] or s["cap"])]
+    lengths = icase(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
+    declared += [h for h in ctx.d.hits(lengths) if not capacity_sentence(ctx, ctx.d.sentence(*h))]
+    partial = [s["hit"] for s in spans if s["vague"] or s["cap"]]
+    partial += list(ctx.d.hits(icase(r"\bISL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
+    partial += list(ctx.d.hits(icase(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
+                                     r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
+                                     r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
+                                     r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)")))
+    return status_of(ctx, "prompt_length", declared, partial, "prompt length in tokens",
+                     "prompt length stated in tokens", "prompt length vague or only the dataset is named")
+
+
+def output_length_requested(ctx) -> TextFinding:
+    flags = icase(r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|max_tokens|max_new_tokens|max-tokens|"
+                  r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict)" + IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
+                  r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL)
+    spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "requested"]
+    capped = icase(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
+                   r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
+    declared = list(ctx.d.hits(flags)) + list(ctx.d.hits(capped)) + [s["hit"] for s in spans if not s["vague"]]
+    partial = [s["hit"] for s in spans if s["vague"]]
+    partial += list(ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
+    if not declared and ctx.d.first(EOS_IGNORED):
+        # Outputs forced past EOS run to the requested length, so a stated completed length states it too.
+        declared = [s["hit"] for s in token_spans(ctx) if s["sub"] == "completed" and not s["vague"]]
+        if declared:
+            declared.append(ctx.d.first(EOS_IGNORED))
+    return status_of(ctx, "output_length_requested", declared, partial, "requested output length (max_tokens)",
+                     "requested output length stated (or fixed: EOS ignored and completed length given)",
+                     "requested output length vague")
+
+
+def output_length_completed(ctx) -> TextFinding:
+    spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "completed"]
+    extra = icase(r"output_lens|completion_tokens\s*[:=]\s*\d|"
+                  r"(?:every|each|all)\s+(?:req(?:uest)?s?|completions?|outputs?|responses?)\s+(?:is|are|was|were|completed|completes|"
+                  r"generated|produced|had|has)\s+(?:exactly\s+)?\d")
+    declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
+    partial = [s["hit"] for s in spans if s["vague"]]
+    partial += list(ctx.d.hits(EOS_IGNORED))
+    return status_of(ctx, "output_length_completed", declared, partial, "completed output length",
+                     "completed output length reported",
+                     "only requested length or ignore_eos given; completed tokens not reported")
+
+
+def _request_hits(ctx):
+    """Spans that state how many requests were sent (computed once)."""
+    if "requests" in ctx.cache:
+        return ctx.cache["requests"]
+    flags = icase(r"--num-prompts[\s=]+\d+|num_prompts\s*[=:]\s*\d+|--num-requests[\s=]+\d+|request[_ ]count\s*[=:]\s*\d+|"
+                  r"Successful\s+requests\s*[:|]\s*\d+|\b\d[\d,]*\s+repetitions\b|"
+                  r"(?<![\w.])\d[\d,]*-(?:request|prompt|sample|query|conversation)\b")
+    nreq = icase(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats|responses)\b")
+    declared = list(ctx.d.hits(flags))
+    times = icase(r"\b(?:\d+|two|three|four|five|six|ten|twenty)\s+times\b(?!\s+(?:the|more|faster|slower|higher|lower|as|better|"
+                  r"worse|less|fewer|larger|smaller|over))")
+    declared += [(i, m) for i, m in ctx.d.hits(times)
+                 if re.search(r"\b(?:ran|run|repeated|executed|measured|sent|issued)\b", ctx.d.window(i, m, 200, 0), re.I)]
+    for i, m in ctx.d.hits(nreq):
+        win = ctx.d.window(i, m, 25, 12).lower()
+        if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|\d\s+of\s+\d", win):
+            continue
+        if re.search(r"^\d[\d,]*\s+warm", m.group(0).lower()):
+            continue
+        if re.search(r"(?:drawn|sampled|chosen|picked|selected)\s+(?:at\s+random\s+)?from\s+(?:a\s+(?:pool|set)\s+of\s+)?$|pool\s+of\s+$|out\s+of\s+$",
+                     ctx.d.plains[i][max(0, m.start() - 40):m.start()], re.I):
+            continue
+        declared.append((i, m))
+    ctx.cache["requests"] = declared
+    return declared
+
+
+def request_number(ctx) -> int | None:
+    """The first stated request count, as a number (None when none is stated)."""
+    for _, m in _request_hits(ctx):
+        n = re.search(r"\d[\d,]*", m.group(0))
+        if n and int(n.group(0).replace(",", "")) > 0:
+            return int(n.group(0).replace(",", ""))
+    return None
+
+
+def request_count(ctx) -> TextFinding:
+    declared = _request_hits(ctx)
+    partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
+    return status_of(ctx, "request_count", declared, partial, "number of requests",
+                     "request count stated", "request count vague")
+
+
+def capacity_sentence(ctx, text: str) -> bool:
+    return bool(re.search(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|could|would|"
+                          r"(?<![-\w])max(?:imum)?[ _](?:concurrency|batch|users|sequences|requests|sessions)|"
+                          r"\bup\s+to\s+\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
+                          r"configured\s+(?:with|for|to)|max[-_ ]model[-_ ]len|max[-_ ]num[-_ ]seqs|max_seq_len", text, re.I))
+
+
+def concurrency(ctx) -> TextFinding:
+    rx = icase(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?(?:\d|inf\b)|"
+               r"(?:poisson|arrivals?)\b[^.\n]{0,20}?\d+(?:\.\d+)?\s*(?:req|requests?|qps|rps)|\b\d+(?:\.\d+)?\s*(?:QPS|RPS)\b|"
+               r"concurrency\s*(?:of\s*|[=:]\s*|levels?\s+)?\d+|\bconc\s*[=:]?\s*\d|"
+               r"\b\d+\s+(?:virtual\s+users|VUs)\b|virtual\s+users\s+\d+\s*(?:->|→|to)\s*\d+|"
+               r"\b\d+\s+(?:running|active)\s+(?:sequences|requests|streams)|\b\d+\s+(?:sequences|requests|conversations|sessions|streams)\s+in[- ]flight|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
+               r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
+               r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
+               r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
+               r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
+    declared, hedged = [], []
+    for i, m in ctx.d.hits(rx):
+        # the client's own setting (--max-concurrency, "max_concurrency": 32) is the load, not a capacity
+        if capacity_sentence(ctx, ctx.d.sentence(i, m)) and not re.match(r"--|max_concurrency", m.group(0), re.I):
+            continue
+        a, _ = ctx.d.bounds(i, m.start(), m.end())
+        lead = re.split(r"[,;()]", ctx.d.plains[i][max(a, m.start() - 25):m.start()])[-1]  # this clause only
+        (hedged if vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) else declared).append((i, m))
+    for i, block in enumerate(ctx.d.w.blocks):
+        if block.kind == "table":
+            header = ctx.d.header(i)
+            mm = re.search(r"concurrency|batch\s*size|\busers\b|\bQPS\b|request\s+rate", header, re.I)
+            if mm:
+                declared.append((i, mm))
+    partial = hedged + list(ctx.d.hits(icase(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
+    return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",
+                     "load level stated (concurrency, rate or batch size)", "load described only vaguely")
+
+
+def sampling(ctx) -> TextFinding:
+    rx = icase(r"temperature\s*(?:of\s*|[=:]\s*)?\d|\btemp\s*=\s*\d|top[_-]?p\s*(?:of\s*|[=:]\s*)?\d|top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
+               r"--temperature|do_sample|no\s+sampling|does\s+not\s+sample|\bargmax\b")
+    part = icase(r"default\s+sampling|sampling\s+(?:parameters|params|settings)")
+    return status_of(ctx, "sampling", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "sampling parameters",
+                     "sampling parameters stated", "sampling mentioned without values")
+
+
+def stopping(ctx) -> TextFinding:
+    # any ignore_eos setting (true or false) says how generation stops
+    # any ignore_eos setting, true or false, says how generation stops
+    rx = icase(EOS_IGNORED.pattern + r"|ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
+               r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|\bend_id\b|eos_token_id|stop_token_ids")
+    implied = icase(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
+    return status_of(ctx, "stopping", list(ctx.d.hits(rx)), list(ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
+                     "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")
