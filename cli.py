@@ -100,11 +100,15 @@ def _add_search(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=fields["k"].default, help=fields["k"].description)
     p.add_argument("--page", default=None, help=fields["page"].description)
     p.add_argument("--max-tokens", type=int, default=fields["max_tokens"].default, help=fields["max_tokens"].description)
+    p.add_argument("--order", choices=["pages_first", "score"], default=fields["order"].default,
+                   help=fields["order"].description)
 
     def run(args: argparse.Namespace) -> BaseModel:
         from .tools.corpus import search_references
 
-        request = SearchRequest(query=" ".join(args.query), k=args.k, page=args.page, max_tokens=args.max_tokens)
+        request = SearchRequest(
+            query=" ".join(args.query), k=args.k, page=args.page, max_tokens=args.max_tokens, order=args.order
+        )
         return search_references(request)
 
     p.set_defaults(run=run)
@@ -116,16 +120,19 @@ def _add_read(subparsers: argparse._SubParsersAction) -> None:
     fields = ReadRequest.model_fields
     p = subparsers.add_parser("read", help="read a reference page or one of its sections")
     p.add_argument("page", nargs="?", default=None, help=fields["page"].description + " Omit to list the pages.")
-    p.add_argument("section", nargs="?", default=None, help=fields["section"].description)
+    p.add_argument("section", nargs="*", default=[], help=fields["section"].description + " Several: list them.")
     p.add_argument("--offset", type=int, default=0, help=fields["offset"].description)
     p.add_argument("--max-tokens", type=int, default=fields["max_tokens"].default, help=fields["max_tokens"].description)
+    p.add_argument("--all", "--whole-page", dest="whole_page", action="store_true", help=fields["whole_page"].description)
 
     def run(args: argparse.Namespace) -> BaseModel:
         from .tools.corpus import list_pages, read_reference
 
         if args.page is None:
             return list_pages()
-        request = ReadRequest(page=args.page, section=args.section, offset=args.offset, max_tokens=args.max_tokens)
+        section = args.section[0] if len(args.section) == 1 else (args.section or None)
+        request = ReadRequest(page=args.page, section=section, offset=args.offset, max_tokens=args.max_tokens,
+                              whole_page=args.whole_page)
         return read_reference(request)
 
     p.set_defaults(run=run)

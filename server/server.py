@@ -198,7 +198,8 @@ def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequenc
                 "benchmarking, memory sizing, batching, prefix caching, speculative decoding, parallelism, "
                 "GPU fundamentals, infrastructure, deployment). BM25 over sections, headings weighted above "
                 "body text, acronyms expanded (TTFT, TPOT, ITL, KV, GQA, MLA, MoE, TP/PP/EP...). Returns the "
-                "best sections with page, anchor and score, cut to max_tokens; read on with read_reference."
+                "best sections with page, anchor and score, cut to max_tokens; read on with read_reference. By "
+                "default the first 3 hits are the best of 3 different pages (order='score' for plain score order)."
             ),
             annotations=READ_ONLY,
         ),
@@ -209,8 +210,11 @@ def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequenc
             name="read_reference",
             title="Read a reference page or section",
             description=(
-                "Read one reference page, or one section of it (by heading text or anchor), as markdown. "
-                "Long answers are cut at max_tokens: when truncated is true, call again with offset=next_offset."
+                "Read a reference page, or several of its sections in one call (section: an anchor, a heading, "
+                "or a unique start or part of one, e.g. 'effective prefill'; a list for several), as markdown. "
+                "whole_page=true returns all of it in one answer (every page fits). The answer says what it holds "
+                "(sections, characters of the total, complete or cut); when truncated, the note gives the exact call "
+                "to read on (offset=next_offset)."
             ),
             annotations=READ_ONLY,
         ),

@@ -37,7 +37,8 @@ async def test_read_json_is_exactly_the_mcp_structured_output(capsys):
 def test_search_prints_readable_hits_by_default(capsys):
     code, out, _ = run(capsys, "search", "prefill", "decode")
     assert code == 0
-    assert out.startswith("[1] ") and "references/" in out and "score" in out
+    assert out.startswith("5 hits; the first 3 are the best section of 3 different pages")
+    assert "\n[1] " in out and "references/" in out and "score" in out
 
 
 def test_read_without_page_lists_the_pages(capsys):

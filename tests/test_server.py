@@ -57,7 +57,7 @@ async def test_read_reference_pages_with_next_offset(server):
         assert data["truncated"] and data["next_offset"]
         second = await client.call_tool("read_reference", {"page": "gamma", "offset": data["next_offset"], "max_tokens": 300})
     assert second.structured_content["offset"] == data["next_offset"]
-    assert "offset=" in data["text"]  # the text itself says how to read on
+    assert f"offset={data['next_offset']}" in data["note"]  # the answer gives the exact call that reads on
 
 
 @pytest.mark.parametrize("page", ["../../etc/passwd", "/etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2fetc"])
@@ -182,3 +182,12 @@ async def test_unknown_argument_names_are_refused_not_dropped():
     assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
     assert misspelt.is_error and "concurency" in misspelt.content[0].text
     assert nested.is_error and "request" in nested.content[0].text
+
+
+@pytest.mark.anyio
+async def test_read_reference_takes_several_sections_and_heading_prefixes(server):
+    async with Client(server, raise_exceptions=True) as client:
+        result = await client.call_tool("read_reference", {"page": "beta", "section": ["KV", "prefill"]})
+    data = result.structured_content
+    assert [s["anchor"] for s in data["sections"]] == ["kv-cache", "prefill"]
+    assert data["note"].startswith("Read beta: #kv-cache, #prefill: all ") and not data["truncated"]
