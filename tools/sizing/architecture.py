@@ -76,6 +76,7 @@ class LayerSpec:
             return span + ("+mamba2" if self.state is not None else "")
         return self.mixer
 
+
 @dataclass(frozen=True)
 class Architecture:
     model_type: str
@@ -230,6 +231,7 @@ def _mixers(c: dict[str, Any], L: int, model_type: str, notes: list[str]) -> lis
         notes.append(f"sliding_window={window} is declared without layer_types or use_sliding_window: "
                      "treated as full attention (as vLLM does for such configs); an upper bound if it does slide")
     return [_FULL] * L
+
 
 def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
     kinds = c.get("mlp_layer_types")

@@ -29,12 +29,14 @@ def _peak(gpu: GPUSpec, compute: str) -> tuple[tuple[str, float] | None, str | N
             return (dt, float(v.value)), note
     return None, f"{gpu.id} has no dense {compute} peak in the catalog; compute ceilings not given"
 
+
 def _attn_keys(layer: LayerSpec, s: int) -> int:
     """Sum over query positions 1..s of the keys each attends to (causal, window-limited)."""
     w = layer.window
     if w is None or s <= w:
         return s * (s + 1) // 2
     return w * (w + 1) // 2 + (s - w) * w
+
 
 @dataclass(frozen=True)
 class _FlopTerms:
@@ -46,6 +48,7 @@ class _FlopTerms:
     attention_layers: list[LayerSpec]
     attention_width: int  # heads x (qk_dim + v_dim)
 
+
 def _flop_terms(arch: Architecture) -> _FlopTerms:
     """Split the active params into the lm_head and the rest; list the layers with their own attention KV."""
     emb = sum(t.numel for t in arch.tensors if t.component == "embedding")
@@ -54,11 +57,13 @@ def _flop_terms(arch: Architecture) -> _FlopTerms:
                       attention_layers=[lay for lay in arch.layers if lay.holds_kv],
                       attention_width=arch.heads * (arch.qk_head_dim + arch.v_head_dim))
 
+
 def _expected_distinct_experts(arch: Architecture, batch: int) -> float | None:
     """E[distinct routed experts per MoE layer] for a batch of independent tokens: E (1 - (1 - k/E)^B)."""
     if not arch.experts:
         return None
     return arch.experts * (1 - (1 - arch.top_k / arch.experts) ** batch)
+
 
 def _decode_ceiling(dep: Deployment, request: SizingRequest, gpu: GPUSpec, weights: WeightTally,
                     kv: KVTally, distinct: float | None, peak: tuple[str, float] | None, flops: _FlopTerms,
@@ -90,6 +95,7 @@ def _decode_ceiling(dep: Deployment, request: SizingRequest, gpu: GPUSpec, weigh
                  "experts x E[distinct]/E; compute check (2 x active params + attention) x B / (TP x dense peak)"),
     )
 
+
 def _prefill_ceiling(dep: Deployment, request: SizingRequest, peak: tuple[str, float], flops: _FlopTerms,
                      prompt: int) -> PrefillCeiling:
     """One prompt on one replica's TP group: time >= FLOPs / (TP x dense peak), with causal attention FLOPs."""
@@ -103,6 +109,7 @@ def _prefill_ceiling(dep: Deployment, request: SizingRequest, peak: tuple[str, f
         formula=("FLOPs = 2 x (active params - embedding - lm_head) x s + 2 x lm_head (last token) + sum over "
                  "attention layers of 2 x heads x (qk_dim + v_dim) x sum_i min(i, window); time >= FLOPs / "
                  f"(TP x {tflops:g} dense {dtype} TFLOPS)"))
+
 
 def roofline_ceilings(dep: Deployment, fmt: WeightFormat, gpu: GPUSpec | None, request: SizingRequest,
               weights: WeightTally, kv: KVTally, tokens: int, prompt: int) -> Ceilings:

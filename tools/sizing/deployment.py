@@ -64,6 +64,7 @@ def _attention_summary(arch: Architecture) -> str:
     kind = "MHA" if arch.kv_heads == arch.heads else "MQA" if arch.kv_heads == 1 else "GQA"
     return f"{kind}: {arch.heads} query heads, {arch.kv_heads} KV heads, head_dim {arch.head_dim}"
 
+
 def _model_info(model: LoadedModel, arch: Architecture) -> ModelInfo:
     """The model section: name, source, shape, attention kind and, for MoE, experts and top-k."""
     moe = None
@@ -74,6 +75,7 @@ def _model_info(model: LoadedModel, arch: Architecture) -> ModelInfo:
     return ModelInfo(name=model.name, source=model.source, model_type=arch.model_type, layers=len(arch.layers),
                      hidden_size=arch.hidden, attention=_attention_summary(arch), moe=moe,
                      max_context_tokens=arch.max_position)
+
 
 def _closing_notes(arch: Architecture, gpu: GPUMemory) -> list[str]:
     """What is not computed without a GPU, the units, and how tied embeddings are counted."""

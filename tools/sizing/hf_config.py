@@ -34,6 +34,7 @@ def text_config(config: dict[str, Any]) -> dict[str, Any]:
     merged.setdefault("_wrapper_model_type", config.get("model_type"))
     return merged
 
+
 def config_int(c: dict[str, Any], *keys: str, default: Any = _MISSING, positive: bool = True) -> Any:
     for k in keys:
         if k in c and c[k] is not None:
@@ -55,9 +56,11 @@ def config_int(c: dict[str, Any], *keys: str, default: Any = _MISSING, positive:
         raise ModelConfigError(f"config.{keys[0]}: required field is missing")
     return default
 
+
 def model_dtype(c: dict[str, Any]) -> str:
     d = str(c.get("torch_dtype", c.get("dtype", "bfloat16"))).lower().removeprefix("torch.")
     return {"float16": "fp16", "float32": "fp32", "bfloat16": "bf16"}.get(d, "bf16")
+
 
 def dtype_bytes(value: Any, fallback: int) -> int:
     if value is None:

@@ -35,6 +35,7 @@ def layer_token_bytes(layer: LayerSpec, arch: Architecture, kvf: KVFormat, kv_he
         return kvf.vector_bytes(arch.mla[0] + arch.mla[1]) + arch.indexer_bytes_per_token
     return 2 * kv_heads * kvf.vector_bytes(arch.head_dim)
 
+
 def resident_tokens(layer: LayerSpec, tokens: int) -> int:
     """Tokens a layer keeps per sequence: all of them, at most its window or chunk, none without own KV."""
     if not layer.holds_kv:
@@ -42,6 +43,7 @@ def resident_tokens(layer: LayerSpec, tokens: int) -> int:
     if layer.window is not None:
         return min(layer.window, tokens)
     return tokens
+
 
 def _state_bytes(layer: LayerSpec) -> int:
     """Fixed recurrent state per sequence (Mamba / linear attention); 0 for attention-only layers."""
@@ -70,6 +72,7 @@ class KVTally:
     sequence_bytes: int
     stage_sequence_bytes: list[int]  # one sequence on one GPU of each stage
     stage_bytes: list[int]  # all of a replica's sequences on one GPU of each stage
+
 
 def tally_kv(dep: Deployment, tokens: int) -> KVTally:
     """KV per sequence at ``tokens`` tokens: bytes per token per layer x resident tokens + fixed state."""
@@ -104,6 +107,7 @@ def tally_kv(dep: Deployment, tokens: int) -> KVTally:
         stage_bytes=[b * dep.sequences_per_replica for b in stage_sequence],
     )
 
+
 def kv_notes(dep: Deployment, kv: KVTally) -> list[str]:
     """Where KV is replicated across TP, and what the per-token figures leave out (windows, state copies)."""
     arch, tp = dep.arch, dep.tp
@@ -124,6 +128,7 @@ def kv_notes(dep: Deployment, kv: KVTally) -> list[str]:
         notes.append("recurrent state counted once per sequence (vLLM keeps 2 copies with prefix caching "
                      "in 'align' mode); conv state in the model dtype, SSM state in mamba_ssm_dtype if set")
     return notes
+
 
 def kv_report(dep: Deployment, kv: KVTally, *, tokens: int, tokens_basis: str, concurrency: int,
                bytes_per_gpu: int) -> KVCacheReport:

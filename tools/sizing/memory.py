@@ -40,6 +40,7 @@ class GPUMemory:
     bytes: int | None
     basis: str | None
 
+
 def gpu_memory(request: SizingRequest) -> GPUMemory:
     """Look up the GPU and settle its memory and where that figure comes from."""
     gpu = lookup_gpu(request.gpu) if request.gpu else None
@@ -49,9 +50,11 @@ def gpu_memory(request: SizingRequest) -> GPUMemory:
         return GPUMemory(gpu, gpu.memory.bytes, gpu.memory.basis)
     return GPUMemory(None, None, None)
 
+
 def _budget(mem: int, memory_utilization: float) -> int:
     """The engine's memory budget: GPU memory x memory_utilization, rounded down as vLLM does."""
     return math.floor(mem * memory_utilization)
+
 
 def scheduler_limits(request: SizingRequest, gpu: GPUMemory) -> tuple[int, int, list[str]]:
     """max_num_batched_tokens and max_num_seqs, which size the activation workspace: the given token budget,
@@ -69,6 +72,7 @@ def scheduler_limits(request: SizingRequest, gpu: GPUMemory) -> tuple[int, int, 
         mnbt, max_seqs = 8192, 1024
     return mnbt, max_seqs, [f"max_num_batched_tokens {mnbt}, max_num_seqs {max_seqs}: vLLM's API-server defaults "
                             "for this GPU class (vllm/engine/arg_utils.py)"]
+
 
 def _activation_workspace(dep: Deployment, mnbt: int, max_seqs: int) -> Overhead:
     """Peak activations of one scheduler step: the batched tokens through the residual stream and the widest
@@ -90,6 +94,7 @@ def _activation_workspace(dep: Deployment, mnbt: int, max_seqs: int) -> Overhead
         basis=f"{mnbt} batched tokens x {act_bytes} B x (4 x hidden + widest per-GPU projection) + "
               f"{max_seqs} sampled rows x vocab/TP x 4 B fp32 logits",
         source=_SRC_ACT, inside_budget=True)
+
 
 def runtime_overheads(dep: Deployment, request: SizingRequest, gpu: GPUMemory, mnbt: int, max_seqs: int) -> list[Overhead]:
     """Per-GPU memory besides weights and KV: the runtime's own (or the given figure) inside the budget, and the
@@ -130,6 +135,7 @@ def _max_concurrency(dep: Deployment, room: list[int], sequence_bytes: list[int]
     counts = [(room[s] // sequence_bytes[s]) if sequence_bytes[s] else 10**12 for s in range(dep.pp)]
     return max(0, min(counts)) * dep.dp
 
+
 def _max_tokens(dep: Deployment, room: list[int]) -> tuple[int, str]:
     """Longest sequence at the given concurrency whose KV fits every stage (binary search up to the model's
     max context, or 1e9 without one) and what limits it."""
@@ -150,6 +156,7 @@ def _max_tokens(dep: Deployment, room: list[int]) -> tuple[int, str]:
         else:
             hi = mid - 1
     return lo, "GPU memory"
+
 
 def fit_per_gpu(dep: Deployment, request: SizingRequest, gpu: GPUMemory, weights: WeightTally, kv: KVTally,
              overhead_bytes: int, tokens: int) -> PerGPUReport:

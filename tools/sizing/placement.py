@@ -23,6 +23,7 @@ def _data_parallel(request: SizingRequest) -> tuple[int, int]:
     gpus = request.gpus or request.tp * request.pp
     return gpus, gpus // (request.tp * request.pp)
 
+
 def check_parallelism(arch: Architecture, request: SizingRequest) -> None:
     """Refuse splits vLLM refuses: TP must divide the query heads and divide (or be a multiple of) the KV heads;
     EP needs experts and at most the GPUs of one pipeline stage."""
@@ -55,6 +56,7 @@ def _stages(L: int, pp: int) -> list[list[int]]:
         start += n
     return out
 
+
 @dataclass(frozen=True)
 class Deployment:
     """The model placed on GPUs: parallel sizes, layers per pipeline stage, KV heads per GPU and the sequences
@@ -77,6 +79,7 @@ class Deployment:
         return Parallelism(gpus=self.gpus, tp=self.tp, pp=self.pp, ep=self.ep, dp=self.dp,
                            layers_per_stage=[len(s) for s in self.stages],
                            sequences_per_replica=self.sequences_per_replica)
+
 
 def place(arch: Architecture, kvf: KVFormat, request: SizingRequest) -> Deployment:
     """Split layers into pipeline stages and sequences over replicas; each GPU keeps at least one KV head."""

@@ -12,6 +12,7 @@ _ROW = "{:<24}{:>18}{:>16}  {}"  # item, total, per GPU, notes
 def _gib(n: float | int | None) -> str:
     return "-" if n is None else f"{n / GiB:,.2f} GiB"
 
+
 def _render_model(r: SizingReport) -> list[str]:
     """Model, its source and shape, and the deployment's parallel layout."""
     m, p = r.model, r.parallelism
@@ -20,6 +21,7 @@ def _render_model(r: SizingReport) -> list[str]:
         lines.append(f"  MoE: {m.moe}")
     lines.append(f"  deployment: {p.gpus} GPU(s) = TP {p.tp} x PP {p.pp} x DP {p.dp}, EP {p.ep}")
     return lines
+
 
 def _render_memory(r: SizingReport) -> list[str]:
     """The memory table: weights, KV by layer type, overheads, the per-GPU total and, with a GPU, the budget."""
@@ -51,6 +53,7 @@ def _render_memory(r: SizingReport) -> list[str]:
                      f"(limited by {g.max_tokens_limited_by}) [estimate]")
     return lines
 
+
 def _render_ceilings(c: Ceilings) -> list[str]:
     """One line per computed ceiling: the 100% bound and the estimate at the given efficiency."""
     lines = []
@@ -69,6 +72,7 @@ def _render_ceilings(c: Ceilings) -> list[str]:
                      f"{pf.gpus_used} x {pf.peak_tflops_per_gpu:g} {pf.compute_dtype} TFLOPS; ~{pf.time_s_at_efficiency:.3f} s "
                      f"at {pf.efficiency:.0%} [ceiling]")
     return lines
+
 
 def render_report(r: SizingReport) -> str:
     """The human table: model, memory, fit and capacity, ceilings, then every assumption and note."""

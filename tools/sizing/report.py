@@ -41,11 +41,13 @@ class ModelInfo(BaseModel):
     moe: str | None = Field(None, description="Experts, active per token, dense layers")
     max_context_tokens: int | None
 
+
 class ComponentBytes(BaseModel):
     component: str
     params: int
     bytes: int
     format: str
+
 
 class WeightsReport(BaseModel):
     format: str
@@ -60,6 +62,7 @@ class WeightsReport(BaseModel):
     checkpoint_bytes_source: str | None = None
     evidence: Evidence
 
+
 class LayerTypeKV(BaseModel):
     layer_type: str
     layers: int
@@ -68,6 +71,7 @@ class LayerTypeKV(BaseModel):
     resident_tokens_per_sequence: int
     state_bytes_per_layer: int
     bytes_per_sequence: int
+
 
 class KVCacheReport(BaseModel):
     format: str
@@ -86,6 +90,7 @@ class KVCacheReport(BaseModel):
     by_layer_type: list[LayerTypeKV]
     evidence: Evidence
 
+
 class Overhead(BaseModel):
     name: str
     bytes: int
@@ -93,6 +98,7 @@ class Overhead(BaseModel):
     source: str
     inside_budget: bool
     evidence: Evidence = "estimate"
+
 
 class Parallelism(BaseModel):
     gpus: int
@@ -102,6 +108,7 @@ class Parallelism(BaseModel):
     dp: int
     layers_per_stage: list[int]
     sequences_per_replica: int
+
 
 class PerGPUReport(BaseModel):
     gpu: str | None
@@ -121,6 +128,7 @@ class PerGPUReport(BaseModel):
     worst_stage: int
     evidence: Evidence = "estimate"
 
+
 class DecodeCeiling(BaseModel):
     batch_per_replica: int
     weights_bytes_per_step_per_gpu: int
@@ -139,6 +147,7 @@ class DecodeCeiling(BaseModel):
     formula: str
     evidence: Evidence = "ceiling"
 
+
 class PrefillCeiling(BaseModel):
     prompt_tokens: int
     flops: float
@@ -151,10 +160,12 @@ class PrefillCeiling(BaseModel):
     formula: str
     evidence: Evidence = "ceiling"
 
+
 class Ceilings(BaseModel):
     decode: DecodeCeiling | None
     prefill: PrefillCeiling | None
     notes: list[str]
+
 
 class SizingReport(BaseModel):
     """Itemized sizing answer; every figure carries its evidence class."""

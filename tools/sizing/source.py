@@ -26,6 +26,7 @@ class LoadedModel:
     checkpoint_bytes: int | None = None
     checkpoint_bytes_source: str | None = None
 
+
 def load_model(request: SizingRequest) -> LoadedModel:
     """The config the request names: inline JSON, a file, or a catalog name / Hub repo id."""
     if request.config_json is not None:
@@ -33,6 +34,7 @@ def load_model(request: SizingRequest) -> LoadedModel:
     if request.config_path is not None:
         return _model_from_file(request.config_path)
     return _model_from_name(request.model or "", revision=request.hub_revision, offline=request.offline)
+
 
 def _model_from_json(given: dict[str, Any] | str) -> LoadedModel:
     """An inline config, as an object or as JSON text; text is size-capped before it is parsed."""
@@ -50,6 +52,7 @@ def _model_from_json(given: dict[str, Any] | str) -> LoadedModel:
     label = cfg.get("_name_or_path") or (arches[0] if isinstance(arches, list) and arches else "inline config")
     return LoadedModel(cfg, str(label)[:200], "inline config_json")
 
+
 def _model_from_file(config_path: str) -> LoadedModel:
     """A config.json on disk, named after its folder; refused unread when larger than a config can be."""
     path = Path(config_path).expanduser()
@@ -66,6 +69,7 @@ def _model_from_file(config_path: str) -> LoadedModel:
     if not isinstance(cfg, dict):
         raise InputFormatError(f"config_path: '{path}' does not hold a JSON object")
     return LoadedModel(cfg, path.parent.name or path.name, f"config file {path}")
+
 
 def _model_from_name(name: str, *, revision: str, offline: bool) -> LoadedModel:
     """A catalog entry (with its anchored checkpoint size), else the Hub's config for an 'org/name' repo id."""

@@ -52,6 +52,7 @@ class Tensor:
     def numel(self) -> int:
         return self.rows * self.cols * self.count
 
+
 @dataclass(frozen=True)
 class StateSpec:
     """Fixed per-sequence state of one recurrent layer: conv and SSM elements and their bytes."""
@@ -91,6 +92,7 @@ def mamba2_tensors(c: dict[str, Any], p: str, i: int, h: int, conv_b: int, ssm_b
               Tensor(f"{p}.mixer.out_proj.bias", "mixer", i, h)]
     return T, StateSpec(conv_dim * (k - 1), heads * mhd * ds, conv_b, ssm_b)
 
+
 def norms_per_layer(model_type: str) -> int:
     """Norm vectors of hidden size per layer: 2 (pre-attention, pre-MLP), 4 in Gemma 2/3 (pre and post each),
     1 in Nemotron-H (one per block) and Cohere (one LayerNorm before the parallel attention + MLP)."""
@@ -99,6 +101,7 @@ def norms_per_layer(model_type: str) -> int:
     if model_type.startswith("gemma2") or model_type.startswith("gemma3"):
         return 4
     return 2
+
 
 def attention_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int, nh_i: int, nh: int, kv: int,
                hd: int) -> list[Tensor]:
@@ -121,6 +124,7 @@ def attention_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int
     if model_type == "gpt_oss":
         T.append(Tensor(f"{p}.self_attn.sinks", "attention", i, nh, split="column"))
     return T
+
 
 def mla_tensors(c: dict[str, Any], p: str, i: int, h: int, nh: int, qk_hd: int, v_hd: int, mla_dims: tuple[int, int],
          idx_dim: int) -> list[Tensor]:
@@ -148,6 +152,7 @@ def mla_tensors(c: dict[str, Any], p: str, i: int, h: int, nh: int, qk_hd: int, 
               Tensor(f"{p}.self_attn.indexer.weights_proj", "attention", i, ih, h)]
     return T
 
+
 def lightning_tensors(p: str, i: int, h: int, nh: int, hd: int) -> tuple[list[Tensor], StateSpec]:
     """MiniMax lightning (linear) attention: fused qkv, output gate, out_proj and norm; an fp32 state of
     (num_heads, head_dim, head_dim) per sequence (vLLM MiniMax linear-attention cache)."""
@@ -156,6 +161,7 @@ def lightning_tensors(p: str, i: int, h: int, nh: int, hd: int) -> tuple[list[Te
          Tensor(f"{p}.self_attn.out_proj", "mixer", i, h, nh * hd, linear=True, split="row"),
          Tensor(f"{p}.self_attn.norm", "norm", i, nh * hd, split="column")]
     return T, StateSpec(0, nh * hd * hd, 0, 4)
+
 
 def mamba1_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int, conv_b: int,
             ssm_b: int) -> tuple[list[Tensor], StateSpec]:
@@ -185,6 +191,7 @@ def mamba1_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int, c
               Tensor(f"{p}.mamba.b_layernorm+c_layernorm", "norm", i, 2 * ds)]
     return T, StateSpec(d_in * (k - 1), d_in * ds, conv_b, ssm_b)
 
+
 def gated_deltanet_tensors(c: dict[str, Any], p: str, i: int, h: int, conv_b: int,
                     ssm_b: int) -> tuple[list[Tensor], StateSpec]:
     """Tensors and per-sequence state of one Gated DeltaNet layer (Qwen3-Next linear attention): conv state over
@@ -205,6 +212,7 @@ def gated_deltanet_tensors(c: dict[str, Any], p: str, i: int, h: int, conv_b: in
          Tensor(f"{p}.linear_attn.out_proj", "mixer", i, h, value_dim, linear=True, split="row")]
     return T, StateSpec(conv_dim * (k - 1), vh * vd * kd, conv_b, ssm_b)
 
+
 def dense_mlp_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int, gated: bool) -> list[Tensor]:
     """A dense MLP: gate/up/down (gated SwiGLU/GeGLU) or up/down, plus the biases some model types carry."""
     if model_type.startswith("granitemoe"):  # Granite MoE hybrids: the dense MLP is shared_mlp
@@ -223,6 +231,7 @@ def dense_mlp_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int
         T.append(Tensor(f"{p}.mlp.bias", "mlp", i, inter * (len(names) - 1) + h))
     return T
 
+
 def _shared_expert_width(c: dict[str, Any], model_type: str, mi: int) -> tuple[int, bool]:
     """Intermediate width of the always-active shared expert(s) (0: none), and whether a sigmoid gate scales it
     (Qwen2-MoE shared_expert_gate). Keys in the order the model families use them."""
@@ -237,6 +246,7 @@ def _shared_expert_width(c: dict[str, Any], model_type: str, mi: int) -> tuple[i
     if model_type.startswith("llama4"):
         return mi, False
     return 0, False
+
 
 def moe_tensors(c: dict[str, Any], model_type: str, p: str, i: int, h: int, E: int, gated: bool) -> list[Tensor]:
     """A MoE block: E routed experts (one stacked tensor per projection), the router, its bias where the

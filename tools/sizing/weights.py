@@ -46,6 +46,7 @@ def _skipped(fmt: WeightFormat, name: str) -> bool:
             return True
     return False
 
+
 def _tensor_bytes(t: Tensor, fmt: WeightFormat) -> tuple[int, str]:
     """Bytes of a tensor (all copies) and the format label it was stored in."""
     if fmt.applies_to == "all":
@@ -58,6 +59,7 @@ def _tensor_bytes(t: Tensor, fmt: WeightFormat) -> tuple[int, str]:
         return fmt.matrix_bytes(t.rows, t.cols) * t.count, fmt.name
     return t.numel * fmt.other_bytes, "bf16" if fmt.other_bytes == 2 else "fp32"
 
+
 def _shard_fraction(t: Tensor, dep: Deployment) -> float:
     """Share of a tensor one GPU holds: sharded tensors 1/TP, KV projections its KV heads, experts
     1/max(TP, EP), replicated tensors all of it."""
@@ -69,6 +71,7 @@ def _shard_fraction(t: Tensor, dep: Deployment) -> float:
         return 1 / max(dep.tp, dep.ep)
     return 1.0
 
+
 def _tensor_stages(t: Tensor, dep: Deployment, stage_of: dict[int, int]) -> list[int]:
     """Pipeline stages holding a tensor: its layer's stage; the embedding on the first stage, lm_head and the
     final norm on the last; with tied embeddings the last stage also keeps the embedding as lm_head."""
@@ -77,6 +80,7 @@ def _tensor_stages(t: Tensor, dep: Deployment, stage_of: dict[int, int]) -> list
     if t.component != "embedding":
         return [dep.pp - 1]
     return [0, dep.pp - 1] if dep.arch.tied_embeddings and dep.pp > 1 else [0]
+
 
 @dataclass(frozen=True)
 class WeightTally:
@@ -88,6 +92,7 @@ class WeightTally:
     stage_bytes: list[int]
     routed_expert_bytes: list[int]
     dense_read_bytes: list[int]  # everything but routed experts and the embedding lookup
+
 
 def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
     """Each tensor's bytes in the format, summed by (component, stored format) and per GPU of each stage."""
@@ -114,6 +119,7 @@ def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
     return WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
                         routed_expert_bytes=routed, dense_read_bytes=dense_read)
 
+
 def weight_notes(arch: Architecture, model: LoadedModel, total_bytes: int, *, requested: bool) -> list[str]:
     """What the weight total leaves out (MTP layers) and, for the checkpoint's own format, how it compares
     with the checkpoint's stored bytes."""
@@ -131,6 +137,7 @@ def weight_notes(arch: Architecture, model: LoadedModel, total_bytes: int, *, re
                          f"{stored:,} by {total_bytes - stored:+,} (extra tensors such as MTP layers or "
                          "vision towers, or a different scale layout)")
     return notes
+
 
 def weights_report(arch: Architecture, model: LoadedModel, fmt: WeightFormat, basis: str,
                     weights: WeightTally) -> WeightsReport:
