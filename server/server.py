@@ -60,7 +60,7 @@ SIZE_DEPLOYMENT_DESCRIPTION = (
     "kv_heads per GPU = max(1, kv_heads // TP) (#per-gpu-memory-under-parallelism); capacity "
     "(#max-concurrency-and-max-context). Decode ceiling = bytes read per step / HBM bandwidth with "
     "E[distinct experts] = E(1-(1-k/E)^B); prefill = FLOPs / dense peak. Use it instead of hand arithmetic; "
-    "figures are labelled exact, estimate or ceiling, with assumptions listed."
+    "figures labelled measurement, estimate or ceiling, with formulas and assumptions."
 )
 """Description of size_deployment (kept under ~1,200 characters)."""
 

@@ -136,7 +136,8 @@ def test_dense_decode_ceiling_batch_1_and_64():
     # compute 15,546,720,256 / 989.4e12 = 0.015713 ms
     assert one.compute_time_ms == pytest.approx(LLAMA_8B_DECODE_FLOPS_1K / 989.4e12 * 1e3)
     # at 80% of bandwidth: 4.52062 / 0.8 = 5.65077 ms -> 176.97 tok/s
-    assert one.tokens_per_s_per_sequence_at_efficiency == pytest.approx(176.967, rel=1e-5)
+    est = size(model="Llama-3.1-8B", tokens=1024, concurrency=1, gpu="h100").ceilings.decode_estimate
+    assert est.tokens_per_s_per_sequence == pytest.approx(176.967, rel=1e-5) and est.evidence == "estimate"
 
     b64 = size(model="Llama-3.1-8B", tokens=1024, concurrency=64, gpu="h100").ceilings.decode
     # KV 64 x 134,217,728 = 8,589,934,592; (15,009,849,344 + 8,589,934,592) / 3.35e12 = 7.04471 ms
@@ -200,7 +201,8 @@ def test_prefill_ceiling_8k_prompt():
     assert p.flops == 131_948_955_566_080
     # time >= 131,948,955,566,080 / 989.4e12 = 0.133363 s; at 45% of peak 0.296361 s
     assert p.time_s == pytest.approx(0.1333626, rel=1e-6)
-    assert p.time_s_at_efficiency == pytest.approx(0.1333626 / 0.45, rel=1e-6) and p.efficiency == 0.45
+    pe = size(model="Llama-3.1-8B", tokens=8192, gpu="h100").ceilings.prefill_estimate
+    assert pe.time_s == pytest.approx(0.1333626 / 0.45, rel=1e-6) and pe.efficiency == 0.45 and pe.evidence == "estimate"
     assert p.peak_tflops_per_gpu == 989.4 and p.compute_dtype == "bf16" and p.evidence == "ceiling"
     # TP 2 halves the bound: 0.0666813 s
     assert size(model="Llama-3.1-8B", tokens=8192, gpu="h100", tp=2).ceilings.prefill.time_s == pytest.approx(
@@ -211,9 +213,11 @@ def test_ceiling_text_states_efficiencies():
     text = size(model="Llama-3.1-8B", tokens=8192, gpu="h100").to_text()
     # decode: (15,009,849,344 + 1,073,741,824) / 3.35e12 = 4.80 ms -> 208.3 tok/s
     assert "ceiling decode: <= 208.3 tok/s per sequence" in text and "step >= 4.80 ms" in text
-    assert "at 80% bandwidth / 45% of dense peak" in text
-    assert "ceiling prefill: 8,192-token prompt >= 0.133 s at 100% of 1 x 989.4 bf16 TFLOPS; ~0.296 s at 45%" in text
-    assert text.count("[ceiling]") == 2
+    # the efficiency-scaled figures are estimates, on their own lines: 208.3 x 0.8 = 166.6 tok/s; 0.133 / 0.45 = 0.296 s
+    assert "estimate decode at 80% of peak bandwidth / 45% of dense peak: ~166.6 tok/s per sequence" in text
+    assert "ceiling prefill: 8,192-token prompt >= 0.133 s at 100% of 1 x 989.4 dense bf16 TFLOPS [ceiling]" in text
+    assert "estimate prefill at 45% of dense peak: ~0.296 s [estimate]" in text
+    assert text.count("[ceiling]") == 2 and "[exact]" not in text
 
 
 def test_compute_bound_decode_shows_the_compute_step():
@@ -225,7 +229,7 @@ def test_compute_bound_decode_shows_the_compute_step():
     assert c.compute_time_ms == pytest.approx(4096 * (15_009_849_344 + 32 * 2 * 32 * 256 * 16) / 989.4e12 * 1e3)
     assert f"step >= {c.compute_time_ms:.2f} ms" in d.to_text()
     # at efficiency the compute side uses 45% of peak: 62.17 / 0.45 = 138.2 ms per step
-    assert c.tokens_per_s_per_sequence_at_efficiency == pytest.approx(0.45 / (c.compute_time_ms / 1e3))
+    assert d.ceilings.decode_estimate.tokens_per_s_per_sequence == pytest.approx(0.45 / (c.compute_time_ms / 1e3))
 
 
 # --- names as engineers type them (UAT) -------------------------------------------------------

@@ -10,7 +10,7 @@ from .catalog import GPUSpec
 from .formats import WeightFormat
 from .kv import KVTally, resident_tokens
 from .placement import Deployment
-from .report import Ceilings, DecodeCeiling, PrefillCeiling
+from .report import Ceilings, DecodeCeiling, DecodeEstimate, PrefillCeiling, PrefillEstimate
 from .request import SizingRequest
 from .weights import WeightTally
 
@@ -67,9 +67,10 @@ def _expected_distinct_experts(arch: Architecture, batch: int) -> float | None:
 
 def _decode_ceiling(dep: Deployment, request: SizingRequest, gpu: GPUSpec, weights: WeightTally,
                     kv: KVTally, distinct: float | None, peak: tuple[str, float] | None, flops: _FlopTerms,
-                    tokens: int) -> DecodeCeiling:
+                    tokens: int) -> tuple[DecodeCeiling, DecodeEstimate]:
     """A decode step reads each stage's weights (routed experts in part) and resident KV once: step time >=
-    bytes / bandwidth, checked against the matmul FLOPs at the dense peak."""
+    bytes / bandwidth, checked against the matmul FLOPs at the dense peak. The estimate scales both times by the
+    assumed efficiencies."""
     seqs = dep.sequences_per_replica
     frac = distinct / dep.arch.experts if distinct is not None else 1.0
     w_read = [weights.dense_read_bytes[s] + math.ceil(weights.routed_expert_bytes[s] * frac) for s in range(dep.pp)]
@@ -81,41 +82,50 @@ def _decode_ceiling(dep: Deployment, request: SizingRequest, gpu: GPUSpec, weigh
         comp_time = seqs * (2 * (flops.body_params + flops.head_params) + attn) / (dep.tp * tflops * 1e12)
     step = max(mem_time, comp_time or 0.0)
     step_eff = max(mem_time / request.bandwidth_efficiency, (comp_time or 0.0) / request.compute_efficiency)
-    return DecodeCeiling(
+    ceiling = DecodeCeiling(
         batch_per_replica=seqs, weights_bytes_per_step_per_gpu=max(w_read),
         kv_bytes_per_step_per_gpu=max(kv.stage_bytes), expected_distinct_experts_per_layer=distinct,
         memory_time_ms=mem_time * 1e3, compute_time_ms=comp_time * 1e3 if comp_time is not None else None,
         compute_dtype=dtype, bound="compute" if (comp_time or 0) > mem_time else "memory",
         tokens_per_s_per_sequence=1 / step, tokens_per_s_aggregate=seqs * dep.dp / step,
-        tokens_per_s_per_sequence_at_efficiency=1 / step_eff,
-        tokens_per_s_aggregate_at_efficiency=seqs * dep.dp / step_eff,
-        bandwidth_efficiency=request.bandwidth_efficiency, compute_efficiency=request.compute_efficiency,
         formula=("step >= sum over pipeline stages of (weights read + resident KV and state read) per GPU / "
                  f"{gpu.bandwidth_tb_s.value} TB/s; weights read = non-expert weights (embedding excluded) + routed "
                  "experts x E[distinct]/E; compute check (2 x active params + attention) x B / (TP x dense peak)"),
     )
+    estimate = DecodeEstimate(
+        tokens_per_s_per_sequence=1 / step_eff, tokens_per_s_aggregate=seqs * dep.dp / step_eff,
+        bandwidth_efficiency=request.bandwidth_efficiency, compute_efficiency=request.compute_efficiency,
+        formula=(f"step = max(memory time / {request.bandwidth_efficiency:g}, compute time / "
+                 f"{request.compute_efficiency:g}) (achievable shares of peak assumed, not measured)"),
+    )
+    return ceiling, estimate
 
 
 def _prefill_ceiling(dep: Deployment, request: SizingRequest, peak: tuple[str, float], flops: _FlopTerms,
-                     prompt: int) -> PrefillCeiling:
-    """One prompt on one replica's TP group: time >= FLOPs / (TP x dense peak), with causal attention FLOPs."""
+                     prompt: int) -> tuple[PrefillCeiling, PrefillEstimate]:
+    """One prompt on one replica's TP group: time >= FLOPs / (TP x dense peak), with causal attention FLOPs; the
+    estimate divides by the assumed MFU."""
     dtype, tflops = peak
     total = (2 * flops.body_params * prompt + 2 * flops.head_params
              + sum(2 * flops.attention_width * _attn_keys(lay, prompt) for lay in flops.attention_layers))
     t = total / (dep.tp * tflops * 1e12)
-    return PrefillCeiling(
+    ceiling = PrefillCeiling(
         prompt_tokens=prompt, flops=float(total), compute_dtype=dtype, peak_tflops_per_gpu=tflops, gpus_used=dep.tp,
-        time_s=t, time_s_at_efficiency=t / request.compute_efficiency, efficiency=request.compute_efficiency,
+        time_s=t,
         formula=("FLOPs = 2 x (active params - embedding - lm_head) x s + 2 x lm_head (last token) + sum over "
                  "attention layers of 2 x heads x (qk_dim + v_dim) x sum_i min(i, window); time >= FLOPs / "
                  f"(TP x {tflops:g} dense {dtype} TFLOPS)"))
+    estimate = PrefillEstimate(
+        time_s=t / request.compute_efficiency, efficiency=request.compute_efficiency,
+        formula=f"time = ceiling / {request.compute_efficiency:g} (achievable share of dense peak assumed, not measured)")
+    return ceiling, estimate
 
 
 def roofline_ceilings(dep: Deployment, fmt: WeightFormat, gpu: GPUSpec | None, request: SizingRequest,
-              weights: WeightTally, kv: KVTally, tokens: int, prompt: int) -> Ceilings:
+                      weights: WeightTally, kv: KVTally, tokens: int, prompt: int) -> Ceilings:
     """Decode and prefill speed limits on the named GPU, with notes on what they leave out."""
     if gpu is None:
-        return Ceilings(decode=None, prefill=None, notes=[])  # the closing notes say "no gpu given"
+        return Ceilings(decode=None, decode_estimate=None, prefill=None, prefill_estimate=None, notes=[])  # the closing notes say "no gpu given"
     notes: list[str] = []
     seqs = dep.sequences_per_replica
     # routed experts are split over max(TP, EP) GPUs, so one expert shard serves the tokens of max(TP, EP) / TP replicas
@@ -129,14 +139,15 @@ def roofline_ceilings(dep: Deployment, fmt: WeightFormat, gpu: GPUSpec | None, r
     if peak_note:
         notes.append(peak_note)
     flops = _flop_terms(dep.arch)
-    decode = _decode_ceiling(dep, request, gpu, weights, kv, distinct, peak, flops, tokens)
+    decode, decode_estimate = _decode_ceiling(dep, request, gpu, weights, kv, distinct, peak, flops, tokens)
     notes.append("decode ceiling ignores TP all-reduce latency, kernel launch gaps and scheduling; pipeline stages run "
                  "one after another for a step")
-    prefill = None
+    prefill = prefill_estimate = None
     if peak:
-        prefill = _prefill_ceiling(dep, request, peak, flops, prompt)
+        prefill, prefill_estimate = _prefill_ceiling(dep, request, peak, flops, prompt)
         notes.append("prefill ceiling: one prompt on one replica's TP group; pipeline stages add no speed-up for a "
                      "single prompt; Mamba / linear-attention scan FLOPs are not counted")
         if fmt.compute == "bf16" and fmt.quantized:
             notes.append(f"{fmt.name} weights are dequantized to bf16 for the matmuls (W4A16-style): bf16 peak used")
-    return Ceilings(decode=decode, prefill=prefill, notes=notes)
+    return Ceilings(decode=decode, decode_estimate=decode_estimate, prefill=prefill, prefill_estimate=prefill_estimate,
+                    notes=notes)

@@ -125,7 +125,7 @@ def size_deployment(request: SizingRequest) -> SizingReport:
     ]
     return SizingReport(
         model=_model_info(model, arch),
-        weights=weights_report(arch, model, fmt, fmt_basis, weights),
+        weights=weights_report(arch, model, fmt, fmt_basis, weights, dep),
         kv_cache=kv_report(dep, kv, tokens=tokens, tokens_basis=tokens_basis, concurrency=request.concurrency,
                             bytes_per_gpu=per_gpu.kv_bytes),
         overheads=overheads, overhead_bytes=overhead_in, per_gpu=per_gpu,

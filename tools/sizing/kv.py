@@ -141,4 +141,35 @@ def kv_report(dep: Deployment, kv: KVTally, *, tokens: int, tokens_basis: str, c
         tokens_per_sequence=tokens, tokens_basis=tokens_basis, concurrency=concurrency,
         bytes_per_sequence=kv.sequence_bytes, bytes=kv.sequence_bytes * concurrency, bytes_per_gpu=bytes_per_gpu,
         kv_heads_per_gpu=None if dep.arch.mla else dep.kv_heads_per_gpu, kv_replication=round(replication, 4),
-        by_layer_type=kv.by_layer_type, evidence="exact")
+        by_layer_type=kv.by_layer_type, formula=_kv_formula(dep, kv, tokens=tokens, concurrency=concurrency))
+
+
+def _per_layer_formula(dep: Deployment) -> str:
+    """How one token's KV in one attention layer is counted, with this model's numbers."""
+    arch, kvf = dep.arch, dep.kvf
+    if arch.mla is not None:
+        if kvf.name == "fp8_ds_mla":
+            per = "656 B (fp8_ds_mla)"
+        else:
+            per = f"(kv_lora_rank {arch.mla[0]} + qk_rope_head_dim {arch.mla[1]}) x {kvf.vector_bytes(1):g} B"
+        extra = f" + indexer {arch.indexer_bytes_per_token} B" if arch.indexer_bytes_per_token else ""
+        return f"MLA B/token/layer = {per}{extra} (no factor 2, not split by TP)"
+    vb = kvf.vector_bytes(arch.head_dim)
+    return (f"attention B/token/layer = 2 (K,V) x {arch.kv_heads} KV heads x {vb:g} B per {arch.head_dim}-dim head "
+            f"vector ({kvf.name})")
+
+
+def _kv_formula(dep: Deployment, kv: KVTally, *, tokens: int, concurrency: int) -> str:
+    """The per-token, per-sequence and workload formula with this model's numbers."""
+    terms = []
+    for lt in kv.by_layer_type:
+        if lt.bytes_per_token_per_layer:
+            terms.append(f"{lt.layers} x {lt.bytes_per_token_per_layer:,} x {lt.resident_tokens_per_sequence:,}")
+        if lt.state_bytes_per_layer:
+            terms.append(f"{lt.layers} x {lt.state_bytes_per_layer:,} state")
+    per_gpu = ("each GPU keeps the whole latent" if dep.arch.mla is not None else
+               f"each GPU keeps max(1, {dep.arch.kv_heads} // TP {dep.tp}) = {dep.kv_heads_per_gpu} KV head(s)")
+    return (f"{_per_layer_formula(dep)}; per sequence = sum over layer types of layers x B/token/layer x "
+            f"min(window, {tokens:,} tokens) + recurrent state = {' + '.join(terms) or '0'} = "
+            f"{kv.sequence_bytes:,} B; workload = {kv.sequence_bytes:,} x {concurrency:,} sequences = "
+            f"{kv.sequence_bytes * concurrency:,} B; per GPU: {per_gpu} for the layers of its pipeline stage")

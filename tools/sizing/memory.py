@@ -175,10 +175,35 @@ def fit_per_gpu(dep: Deployment, request: SizingRequest, gpu: GPUMemory, weights
         fits = all(total <= budget for total in stage_total)
         max_conc = _max_concurrency(dep, room, kv.stage_sequence_bytes)
         max_tok, limited_by = _max_tokens(dep, room)
+    headroom = gpu.bytes - budget if gpu.bytes and budget is not None else None
     return PerGPUReport(
         gpu=gpu.spec.id if gpu.spec else None, memory_bytes=gpu.bytes, memory_basis=gpu.basis,
         memory_utilization=request.memory_utilization, budget_bytes=budget, weights_bytes=weights.stage_bytes[worst],
         kv_bytes=kv.stage_bytes[worst], overhead_bytes=overhead_bytes, total_bytes=stage_total[worst],
-        free_bytes=(budget - stage_total[worst]) if budget is not None else None, fits=fits,
+        headroom_bytes=headroom, free_bytes=(budget - stage_total[worst]) if budget is not None else None, fits=fits,
         max_concurrency=max_conc, max_tokens_per_sequence=max_tok, max_tokens_limited_by=limited_by,
-        worst_stage=worst)
+        worst_stage=worst,
+        formula=_fit_formula(dep, request, gpu, weights.stage_bytes[worst], kv, overhead_bytes, worst, budget,
+                             max_conc))
+
+
+def _gib(n: int) -> str:
+    return f"{n / GiB:,.2f} GiB"
+
+
+def _fit_formula(dep: Deployment, request: SizingRequest, gpu: GPUMemory, weights_bytes: int, kv: KVTally,
+                 overhead_bytes: int, worst: int, budget: int | None, max_conc: int | None) -> str:
+    """total, budget, margin and capacity with this deployment's numbers (GiB, 2 decimals)."""
+    kv_bytes = kv.stage_bytes[worst]
+    total = weights_bytes + kv_bytes + overhead_bytes
+    text = (f"total per GPU = weights {_gib(weights_bytes)} + KV {_gib(kv_bytes)} + overheads "
+            f"{_gib(overhead_bytes)} = {_gib(total)}")
+    if budget is None or gpu.bytes is None:
+        return text
+    text += (f"; budget = {_gib(gpu.bytes)} x {request.memory_utilization:g} = {_gib(budget)}; margin = budget - "
+             f"total = {_gib(budget - total)}; headroom {_gib(gpu.bytes - budget)} stays outside the budget")
+    seq = kv.stage_sequence_bytes[worst]
+    if seq and max_conc is not None:
+        text += (f"; max concurrency = min over pipeline stages of floor((budget - weights - overheads) / KV per "
+                 f"sequence per GPU ({seq:,} B on stage {worst})) x DP {dep.dp} = {max_conc:,}")
+    return text

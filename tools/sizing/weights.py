@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .architecture import Architecture, Tensor
 from .formats import WeightFormat, checkpoint_weight_format, weight_format
 from .placement import Deployment
-from .report import ComponentBytes, WeightsReport
+from .report import ComponentBytes, ShareDeviation, WeightsReport
 from .request import SizingRequest
 from .source import LoadedModel
 
@@ -92,6 +92,8 @@ class WeightTally:
     stage_bytes: list[int]
     routed_expert_bytes: list[int]
     dense_read_bytes: list[int]  # everything but routed experts and the embedding lookup
+    # per stage: reason -> (bytes one GPU holds beyond bytes / TP, tensor names) for the non-pro-rata explanation
+    stage_deviations: list[dict[str, tuple[float, set[str]]]]
 
 
 def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
@@ -101,6 +103,7 @@ def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
     total = 0
     by_kind: dict[tuple[str, str], list[int]] = {}  # (component, format) -> [params, bytes]
     stage_bytes, routed, dense_read = [0] * pp, [0] * pp, [0] * pp
+    deviations: list[dict[str, tuple[float, set[str]]]] = [{} for _ in range(pp)]
     for t in arch.tensors:
         b, label = _tensor_bytes(t, fmt)
         total += b
@@ -108,8 +111,12 @@ def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
         row[0] += t.numel
         row[1] += b
         share = math.ceil(b * _shard_fraction(t, dep))
+        reason = _deviation_reason(t, dep)
         for s in _tensor_stages(t, dep, stage_of):
             stage_bytes[s] += share
+            if reason is not None and share != b / dep.tp:
+                extra, names = deviations[s].get(reason, (0.0, set()))
+                deviations[s][reason] = (extra + share - b / dep.tp, names | {_short_name(t.name)})
             if t.component == "experts":
                 routed[s] += share
             elif t.component != "embedding" or arch.tied_embeddings and s == pp - 1:
@@ -117,7 +124,45 @@ def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
     by_component = [ComponentBytes(component=c, params=v[0], bytes=v[1], format=lab)
                     for (c, lab), v in sorted(by_kind.items(), key=lambda item: -item[1][1])]
     return WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
-                        routed_expert_bytes=routed, dense_read_bytes=dense_read)
+                       routed_expert_bytes=routed, dense_read_bytes=dense_read, stage_deviations=deviations)
+
+
+def _deviation_reason(t: Tensor, dep: Deployment) -> str | None:
+    """Why a tensor's per-GPU share is not 1/TP of it, or None when it is (up to rounding to whole bytes)."""
+    if t.split == "replicated" and dep.tp > 1:
+        return f"replicated whole on every TP rank ({t.component})"
+    if t.split == "kv" and dep.kv_heads_per_gpu * dep.tp > dep.arch.kv_heads:
+        return (f"KV projections replicated: TP {dep.tp} > {dep.arch.kv_heads} KV heads, each rank keeps "
+                f"{dep.kv_heads_per_gpu} head(s)")
+    if t.split == "expert" and dep.ep > dep.tp:
+        return f"routed experts split over max(TP, EP) = {dep.ep} GPUs, not TP = {dep.tp}"
+    return None
+
+
+def _short_name(name: str) -> str:
+    """A tensor name without its layer prefix: 'model.layers.3.self_attn.q_a_proj' -> 'self_attn.q_a_proj'."""
+    return re.sub(r"^model\.layers\.\d+\.", "", name)
+
+
+def _not_pro_rata(dep: Deployment, weights: WeightTally, stage: int, pro_rata: int) -> list[ShareDeviation]:
+    """Reasons the stage's per-GPU share differs from total / (TP x PP); they sum to the difference exactly
+    (uneven pipeline stages and rounding to whole bytes take the remainder)."""
+    stage_tensor_bytes = 0.0  # the stage's tensors split 1/TP each, before the reasons above
+    items: list[ShareDeviation] = []
+    for reason, (extra, names) in sorted(weights.stage_deviations[stage].items(), key=lambda kv: -abs(kv[1][0])):
+        items.append(ShareDeviation(reason=reason, tensors=sorted(names)[:8], bytes_per_gpu=round(extra)))
+        stage_tensor_bytes -= extra
+    stage_tensor_bytes += weights.stage_bytes[stage]
+    if dep.pp > 1:
+        items.append(ShareDeviation(
+            reason=f"pipeline stage {stage} holds {len(dep.stages[stage])} of {len(dep.arch.layers)} layers "
+                   "(plus the embedding on the first stage, lm_head and the final norm on the last)",
+            tensors=[], bytes_per_gpu=round(stage_tensor_bytes) - pro_rata))
+    rest = weights.stage_bytes[stage] - pro_rata - sum(i.bytes_per_gpu for i in items)
+    if rest:
+        items.append(ShareDeviation(reason="rounding each tensor's share up to whole bytes", tensors=[],
+                                    bytes_per_gpu=rest))
+    return items
 
 
 def weight_notes(arch: Architecture, model: LoadedModel, total_bytes: int, *, requested: bool) -> list[str]:
@@ -140,10 +185,18 @@ def weight_notes(arch: Architecture, model: LoadedModel, total_bytes: int, *, re
 
 
 def weights_report(arch: Architecture, model: LoadedModel, fmt: WeightFormat, basis: str,
-                    weights: WeightTally) -> WeightsReport:
-    """The weights section; bytes per GPU is the largest stage's share."""
+                   weights: WeightTally, dep: Deployment) -> WeightsReport:
+    """The weights section; bytes per GPU is the largest stage's share, explained against pro rata."""
+    stage = max(range(dep.pp), key=lambda s: weights.stage_bytes[s])
+    pro_rata = math.ceil(weights.total_bytes / (dep.tp * dep.pp))
     return WeightsReport(
         format=fmt.name, format_basis=basis, format_description=fmt.description, params=arch.params,
-        active_params=arch.active_params, bytes=weights.total_bytes, bytes_per_gpu=max(weights.stage_bytes),
+        active_params=arch.active_params, bytes=weights.total_bytes, bytes_per_gpu=weights.stage_bytes[stage],
+        pro_rata_bytes_per_gpu=pro_rata, not_pro_rata=_not_pro_rata(dep, weights, stage, pro_rata),
         by_component=weights.by_component, checkpoint_bytes=model.checkpoint_bytes,
-        checkpoint_bytes_source=model.checkpoint_bytes_source, evidence="exact" if fmt.exact else "estimate")
+        checkpoint_bytes_source=model.checkpoint_bytes_source,
+        formula=("weights = sum over tensors of elements x bytes per element in the format (+ scales and zero "
+                 f"points) = {weights.total_bytes:,} B; per GPU = TP-split tensors / TP {dep.tp} + routed experts / "
+                 f"max(TP, EP) {max(dep.tp, dep.ep)} + replicated tensors whole, over the layers of the largest "
+                 f"pipeline stage = {weights.stage_bytes[stage]:,} B"),
+        exact_arithmetic=fmt.exact)
