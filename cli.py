@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -176,7 +177,7 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
         "file and computes metrics with vllm bench serve's definitions. Formats: "
         + "; ".join(f"{k} = {v}" for k, v in FORMATS.items()),
     )
-    p.add_argument("file", help="result file, or - to read standard input")
+    p.add_argument("file", nargs="?", default=None, help="result file, or - to read standard input")
     p.add_argument("--format", default="auto", choices=["auto", *FORMATS], help="input format (default: auto-detect)")
     p.add_argument(
         "--goodput",
@@ -193,10 +194,15 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
     p.add_argument("--plot", default=None, metavar="OUT.png", help="draw TTFT/ITL histograms and output tokens/s over time (needs the 'plot' extra: matplotlib)")
 
-    def run(args: argparse.Namespace) -> BaseModel:
+    def run(args: argparse.Namespace) -> BaseModel | int:
         from .tools.errors import InputFormatError
         from .tools.metrics import compute_metrics, parse_goodput
 
+        files = _files_after_goodput(args, [args.file] if args.file else [])
+        if len(files) != 1:
+            print(f"{PROG} metrics: give one result FILE (or - for standard input); got {len(files)}", file=sys.stderr)
+            return 2
+        args.file = files[0]
         slos = parse_goodput(args.goodput) if args.goodput else {}
         percentiles: list[float] = []
         if args.percentiles:
@@ -216,12 +222,39 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
             duration_s=args.duration,
             max_file_mb=args.max_file_mb,
         )
-        report = compute_metrics(request, plot_path=args.plot)
-        if args.plot:
-            print(f"plot written to {args.plot}", file=sys.stderr)
+        plot_path = _plot_path_or_warn(args.plot)
+        report = compute_metrics(request, plot_path=plot_path)
+        if plot_path:
+            print(f"plot written to {plot_path}", file=sys.stderr)
         return report
 
     p.set_defaults(run=run)
+
+
+_SLO_ITEM = re.compile(r"^[A-Za-z][A-Za-z_]*:[-+0-9.eE]*$")
+
+
+def _files_after_goodput(args: argparse.Namespace, files: list[str]) -> list[str]:
+    """Files that ``--goodput KEY:MS ...`` took as SLOs: ``--goodput ttft:500 tpot:50 results.json``.
+
+    argparse gives every word after ``--goodput`` to it; a word that is not ``KEY:NUMBER`` is a file
+    (``itl:5`` stays an SLO, so its error names the accepted keys).
+    """
+    if args.goodput:
+        slos = [item for item in args.goodput if _SLO_ITEM.match(item)]
+        files = [item for item in args.goodput if not _SLO_ITEM.match(item)] + files
+        args.goodput = slos
+    return files
+
+
+def _plot_path_or_warn(path: str | None) -> str | None:
+    """``path`` when matplotlib can draw it; otherwise warn on stderr and go on without the plot."""
+    from .tools.metrics.plot import PLOT_EXTRA_HINT, plot_available
+
+    if path and not plot_available():
+        print(f"warning: --plot skipped: {PLOT_EXTRA_HINT}", file=sys.stderr)
+        return None
+    return path
 
 
 def _add_size(subparsers: argparse._SubParsersAction) -> None:

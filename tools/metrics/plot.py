@@ -11,7 +11,18 @@ from pathlib import Path
 from ..errors import InputFormatError
 from .records import Trace
 
-__all__ = ["plot_trace", "token_arrival_times"]
+__all__ = ["PLOT_EXTRA_HINT", "plot_available", "plot_trace", "token_arrival_times"]
+
+PLOT_EXTRA_HINT = "matplotlib is not installed; install the extra: pip install 'llm-inference-fundamentals[plot]'"
+
+
+def plot_available() -> bool:
+    """Whether matplotlib can be imported (plots are an optional extra)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def token_arrival_times(trace: Trace):  # -> tuple[np.ndarray, np.ndarray]
@@ -46,9 +57,7 @@ def plot_trace(trace: Trace, path: Path) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputFormatError(
-            "plot: matplotlib is not installed; install the extra: pip install 'llm-inference-fundamentals[plot]'"
-        ) from None
+        raise InputFormatError(f"plot: {PLOT_EXTRA_HINT}") from None
     import numpy as np
 
     path = Path(path).expanduser()

@@ -20,12 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 if TYPE_CHECKING:  # numpy is imported inside functions so importing the server stays cheap
     import numpy as np
 
-__all__ = ["RECORD_FIELDS", "RequestRecord", "SourceReported", "Trace", "TraceBuilder"]
+__all__ = ["RECORD_FIELDS", "LoadSetting", "RequestRecord", "SourceReported", "Trace", "TraceBuilder"]
 
 NonNegMs = Annotated[float, Field(ge=0, le=1e9)]
 Timestamp = Annotated[float, Field(ge=-1e12, le=1e12)]
 
 MAX_CHUNKS_PER_REQUEST = 10_000_000
+
+_EXTRA_COLUMNS = ("requested_output_tokens", "client_output_tokens", "client_prompt_tokens", "cached_tokens")
+"""Optional per-request columns: only kept in the trace when some request recorded them."""
 
 
 class RequestRecord(BaseModel):
@@ -63,6 +66,21 @@ class RequestRecord(BaseModel):
     prompt_tokens: int | None = Field(default=None, ge=0, le=100_000_000, description="Prompt tokens (server usage).")
     output_tokens: int | None = Field(
         default=None, ge=0, le=100_000_000, description="Output tokens (server usage); chunks are counted if missing."
+    )
+    requested_output_tokens: int | None = Field(
+        default=None, ge=0, le=100_000_000, description="Output tokens the request asked for (max_tokens), to compare with output_tokens."
+    )
+    client_output_tokens: int | None = Field(
+        default=None, ge=0, le=100_000_000, description="Output tokens as the client's own tokenizer counted them, beside the server's output_tokens."
+    )
+    client_prompt_tokens: int | None = Field(
+        default=None, ge=0, le=100_000_000, description="Prompt tokens as the client's own tokenizer counted them, beside the server's prompt_tokens."
+    )
+    cached_tokens: int | None = Field(
+        default=None, ge=0, le=100_000_000, description="Prompt tokens the server served from its prefix cache (usage.prompt_tokens_details.cached_tokens)."
+    )
+    prompt_id: str | None = Field(
+        default=None, max_length=256, description="An id or hash of the prompt text; repeated ids mark reused prompts (a warm cache)."
     )
     ok: bool = Field(default=True, description="False for a failed request (excluded from latency statistics).")
     error: str | None = Field(default=None, max_length=10_000, description="Error text; non-empty marks a failure.")
@@ -102,6 +120,23 @@ class SourceReported(BaseModel):
     definition_differences: list[str] = Field(
         description="Where the tool's definitions differ from this report's (vLLM bench serve) definitions."
     )
+    comparisons: list[str] = Field(
+        default_factory=list,
+        description="The tool's own figures beside this report's for the same quantity, with the size of the difference and its cause.",
+    )
+
+
+class LoadSetting(BaseModel):
+    """The load a result file says was asked for (what the generator was told, not what it achieved)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    request_rate: float | None = Field(default=None, description="Requested arrival rate (requests/s); None when unlimited or not stated.")
+    max_concurrency: int | None = Field(default=None, description="Requested cap on requests in flight; None when none or not stated.")
+    loop: Literal["open", "closed"] | None = Field(
+        default=None, description="open: arrivals on a schedule (a rate); closed: a new request when one finishes (a concurrency)."
+    )
+    stated_by: str = Field(default="", description="The file's keys these settings were read from.")
 
 
 @dataclass
@@ -134,6 +169,14 @@ class Trace:
     source_reported: SourceReported | None = None
     source_percentiles: tuple[float, ...] = ()
     warnings: list[str] = field(default_factory=list)
+    requested_output_tokens: np.ndarray | None = None
+    client_output_tokens: np.ndarray | None = None
+    client_prompt_tokens: np.ndarray | None = None
+    cached_tokens: np.ndarray | None = None
+    prompt_ids: list[str | None] | None = None
+    output_token_source: str = "server usage"
+    client_tokenizer_tool: str = "the client"
+    load: LoadSetting | None = None
 
     @property
     def n_requests(self) -> int:
@@ -177,6 +220,8 @@ class TraceBuilder:
         self.n_itl = array("q")
         self.counted_from_chunks = 0
         self.warmup_dropped = 0
+        self.extra: dict[str, array] = {k: array("d") for k in _EXTRA_COLUMNS}
+        self.prompt_ids: list[str | None] = []
 
     def add(
         self,
@@ -189,9 +234,22 @@ class TraceBuilder:
         start_s: float | None = None,
         queue_s: float | None = None,
         itl_ms: list[float] | array | None = None,
+        requested_output_tokens: float | None = None,
+        client_output_tokens: float | None = None,
+        client_prompt_tokens: float | None = None,
+        cached_tokens: float | None = None,
+        prompt_id: str | None = None,
     ) -> None:
         """Append one request; ``None`` means not recorded. Chunk gaps (ms) of failed requests are dropped."""
         nan = math.nan
+        for key, value in (
+            ("requested_output_tokens", requested_output_tokens),
+            ("client_output_tokens", client_output_tokens),
+            ("client_prompt_tokens", client_prompt_tokens),
+            ("cached_tokens", cached_tokens),
+        ):
+            self.extra[key].append(nan if value is None else value)
+        self.prompt_ids.append(prompt_id)
         if ok and output_tokens is None and itl_ms is not None:
             output_tokens = len(itl_ms) + 1  # no usage count: one token per chunk, the only fallback without a tokenizer
             self.counted_from_chunks += 1
@@ -250,6 +308,11 @@ class TraceBuilder:
             start_s=start,
             queue_s=record.queue_ms / 1000 if record.queue_ms is not None else None,
             itl_ms=itl,
+            requested_output_tokens=record.requested_output_tokens,
+            client_output_tokens=record.client_output_tokens,
+            client_prompt_tokens=record.client_prompt_tokens,
+            cached_tokens=record.cached_tokens,
+            prompt_id=record.prompt_id,
         )
 
     def build(self, *, source_format: str, source: str, observation_point: str) -> Trace:
@@ -270,4 +333,10 @@ class TraceBuilder:
             n_itl=np.frombuffer(self.n_itl, dtype=np.int64),
             output_tokens_counted_from_chunks=self.counted_from_chunks,
             warmup_dropped=self.warmup_dropped,
+            prompt_ids=self.prompt_ids if any(p is not None for p in self.prompt_ids) else None,
+            **{
+                key: values
+                for key, values in ((k, np.frombuffer(c, dtype=np.float64)) for k, c in self.extra.items())
+                if values.size and not np.isnan(values).all()
+            },
         )

@@ -18,6 +18,7 @@ where the file's own tool defines a figure differently, ``source_reported`` says
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -27,9 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from .formats import FORMATS, InputFormat, load_trace
 from .formats.generic import read_records
 from .goodput import good_mask
-from .latency import Distribution, distribution, tpot_s
+from .latency import Distribution, distribution, percentile_key, tpot_s
 from .records import RequestRecord, SourceReported, Trace
+from .crosscheck import compare_with_source
 from .source import open_input
+from .workload import Workload, describe_workload
 
 if TYPE_CHECKING:
     import numpy as np
@@ -118,10 +121,10 @@ class MetricDefinition(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    formula: str
+    formula: str = Field(description="How the figure is computed from the per-request values.")
     observation_point: str = Field(description="Where and between which events the inputs of the figure are measured.")
     denominator: str = Field(description="What the statistics or the rate are taken over.")
-    unit: str
+    unit: str = Field(description="The figure's unit.")
 
 
 class SLOs(BaseModel):
@@ -129,9 +132,9 @@ class SLOs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    ttft_ms: float | None = None
-    tpot_ms: float | None = None
-    e2el_ms: float | None = None
+    ttft_ms: float | None = Field(default=None, description="TTFT SLO (ms); met when TTFT <= it.")
+    tpot_ms: float | None = Field(default=None, description="TPOT SLO (ms); met when TPOT <= it; 1-token requests count as TPOT 0.")
+    e2el_ms: float | None = Field(default=None, description="E2E latency SLO (ms); met when E2E <= it.")
 
 
 class SessionThroughput(BaseModel):
@@ -275,6 +278,14 @@ DEFINITIONS: dict[str, MetricDefinition] = {
         denominator=_RUN,
         unit="requests/s",
     ),
+    "workload": MetricDefinition(
+        formula="prompt / completed / requested output tokens per request; arrival_rate = (requests - 1) / (last send - first "
+        "send); mean_concurrency = sum of E2E latencies / duration_s (Little's law); peak_concurrency = most [send, last "
+        "chunk) intervals open at once; cached_share = cached / prompt tokens",
+        observation_point=_CLIENT,
+        denominator="successful requests (arrival_rate: every request with a send time)",
+        unit="tokens per request; requests/s; requests in flight",
+    ),
     "slo_attainment": MetricDefinition(
         formula="requests meeting every SLO / all requests (failed requests count as misses)",
         observation_point=_CLIENT,
@@ -308,27 +319,30 @@ class MetricsReport(BaseModel):
     warmup_dropped: int = Field(description="Warm-up records found and dropped.")
     duration_s: float | None = Field(description="The run's duration used for rates (s).")
     duration_basis: str = Field(description="Where duration_s comes from.")
-    total_input_tokens: int | None
-    total_output_tokens: int | None
-    ttft_ms: Distribution | None
-    tpot_ms: Distribution | None
-    itl_ms: Distribution | None
-    e2el_ms: Distribution | None
-    e2el_incl_queue_ms: Distribution | None
-    output_speed_tps: Distribution | None
-    decode_speed_tps: Distribution | None
-    effective_prefill_tps: Distribution | None
-    request_throughput: float | None
-    input_throughput: float | None
-    output_throughput: float | None
-    total_token_throughput: float | None
+    total_input_tokens: int | None = Field(description="Prompt tokens of successful requests (definitions.total_input_tokens).")
+    total_output_tokens: int | None = Field(description="Output tokens of successful requests (definitions.total_output_tokens).")
+    ttft_ms: Distribution | None = Field(description="Time to first token per successful request (ms); None when not recorded.")
+    tpot_ms: Distribution | None = Field(description="Time per output token after the first, per request with > 1 token (ms).")
+    itl_ms: Distribution | None = Field(description="Gaps between streamed chunks, flattened over requests (ms).")
+    e2el_ms: Distribution | None = Field(description="End-to-end latency per successful request, send to last chunk (ms).")
+    e2el_incl_queue_ms: Distribution | None = Field(description="E2E latency plus the client's queue time before the send (ms).")
+    output_speed_tps: Distribution | None = Field(description="Output tokens / E2E latency per request (tokens/s, TTFT included).")
+    decode_speed_tps: Distribution | None = Field(description="1 / TPOT per request (tokens/s after the first token).")
+    effective_prefill_tps: Distribution | None = Field(description="Prompt tokens / TTFT per request (tokens/s; an end-to-end ratio).")
+    request_throughput: float | None = Field(description="Successful requests / duration_s (requests/s).")
+    input_throughput: float | None = Field(description="Prompt tokens of successful requests / duration_s (tokens/s).")
+    output_throughput: float | None = Field(description="Output tokens of successful requests / duration_s (tokens/s).")
+    total_token_throughput: float | None = Field(description="Prompt + output tokens of successful requests / duration_s (tokens/s).")
     per_session: SessionThroughput = Field(description="Per-session (per-request) throughput distributions, next to the aggregate rates above.")
     slos: SLOs | None = Field(description="The SLOs given for goodput, if any.")
-    good_requests: int | None
-    request_goodput: float | None
-    slo_attainment: float | None
+    good_requests: int | None = Field(description="Successful requests meeting every SLO; None without SLOs or per-request data.")
+    request_goodput: float | None = Field(description="good_requests / duration_s (requests/s).")
+    slo_attainment: float | None = Field(description="good_requests / (completed + failed): failures count as misses (0-1).")
+    workload: Workload | None = Field(
+        default=None, description="The work the run served and its load: token lengths, token counting, cache reuse, concurrency."
+    )
     source_reported: SourceReported | None = Field(description="The file's own summary figures and definition differences.")
-    warnings: list[str]
+    warnings: list[str] = Field(description="What to know before trusting a figure, each quoting the observed values.")
 
     def to_text(self) -> str:
         """A compact table: counts, distributions, rates, goodput, the file's own figures, warnings."""
@@ -388,6 +402,9 @@ class MetricsReport(BaseModel):
         if self.source_reported is not None:
             for diff in self.source_reported.definition_differences:
                 lines.append(f"  * {diff}")
+            if self.source_reported.comparisons:
+                lines.append("its figures beside this report's:")
+                lines.extend(f"  = {line}" for line in self.source_reported.comparisons)
         if self.warnings:
             lines.append("")
             lines.append("warnings:")
@@ -502,11 +519,13 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
         warnings.append(
             f"{one_token} requests produced 1 output token: no TPOT (left out of its statistics), counted as TPOT 0 for goodput (vLLM)"
         )
-    short = int(((n_out > 1) & (n_out < SHORT_OUTPUT_TOKENS)).sum())
-    if short:
+    short_mask = (n_out > 1) & (n_out < SHORT_OUTPUT_TOKENS)
+    if short_mask.any():
+        lo, hi = int(n_out[short_mask].min()), int(n_out[short_mask].max())
+        observed = f"{lo}" if lo == hi else f"{lo}-{hi}"
         warnings.append(
-            f"{short} requests have 2-{SHORT_OUTPUT_TOKENS - 1} output tokens: too short for steady decode; their TPOT "
-            "mostly reflects start-up, not the decode rate"
+            f"{int(short_mask.sum())} requests have fewer than {SHORT_OUTPUT_TOKENS} output tokens (observed {observed}): too "
+            "short for steady decode; their TPOT mostly reflects start-up, not the decode rate"
         )
     has_chunks = (n_itl >= 0) & np.isfinite(n_out)
     multi = has_chunks & (n_out > n_itl + 1)
@@ -579,7 +598,8 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
     speed_mask = np.isfinite(n_out) & e2e_ok
     decode = tpot_k[tpot_k > 0]
 
-    return MetricsReport(
+    workload = describe_workload(trace, duration_s=duration, warnings=warnings)
+    report = MetricsReport(
         source=trace.source,
         source_format=trace.source_format,
         observation_point=trace.observation_point,
@@ -613,6 +633,33 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
         good_requests=good,
         request_goodput=rate(float(good)) if good is not None else None,
         slo_attainment=(good / (completed + failed)) if good is not None and (completed + failed) else None,
-        source_reported=trace.source_reported,
+        workload=workload,
+        source_reported=trace.source_reported.model_copy(deep=True) if trace.source_reported else None,
         warnings=warnings,
     )
+    report.warnings.extend(small_sample_warnings(report, extra))
+    if report.source_reported is not None:
+        report.source_reported.comparisons = compare_with_source(report, workload)
+    return report
+
+
+def small_sample_warnings(report: MetricsReport, extra: tuple[float, ...] = ()) -> list[str]:
+    """A warning naming each latency sample too small for a reported percentile p: with n < 100 / (100 - p) no value
+    lies above p, so numpy's linear pXX interpolates between the largest values (p99 with n < 100)."""
+    percentiles = sorted(p for p in {90.0, 95.0, 99.0, *extra} if p < 100)
+    need = {p: math.ceil(100 / (100 - p) - 1e-9) for p in percentiles}
+    parts = []
+    for name in ("ttft_ms", "tpot_ms", "itl_ms", "e2el_ms"):
+        d = getattr(report, name)
+        if d is None:
+            continue
+        short = [percentile_key(p) for p in percentiles if d.count < need[p]]
+        if short:
+            parts.append(f"{name} n={d.count} ({', '.join(short)})")
+    if not parts:
+        return []
+    needs = ", ".join(f"{percentile_key(p)} >= {need[p]}" for p in percentiles if need[p] > 1)
+    return [
+        f"small sample: {'; '.join(parts)}. A percentile needs enough values to have one above it ({needs}); below "
+        "that it is interpolated between the largest values, close to the maximum, not a tail estimate"
+    ]

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from ...errors import InputFormatError
+from ...errors import InputFormatError, argument
 from ..records import Trace
 from ..source import InputSource, loads, safe_name
 from .aiperf import is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary
@@ -124,6 +124,8 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
 
     sample = whole if whole is not None else first_obj
     detected = detect_format(sample) if fmt == "auto" else fmt
+    if fmt != "auto":
+        _check_forced_format(sample, fmt, source.label)
 
     if detected == "records":
         if whole is not None:
@@ -165,6 +167,32 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
     if detected in ("aiperf-summary", "genai-perf-summary"):
         return read_metric_summary(doc, label=source.label)
     raise InputFormatError(f"format: {fmt!r} is not one of: auto, {', '.join(FORMATS)}")
+
+
+_LOOKS_LIKE = {
+    "vllm": is_vllm_run,
+    "sglang": is_sglang_run,
+    "aiperf": is_aiperf_record,
+    "aiperf-summary": is_metric_summary,
+    "genai-perf-summary": is_metric_summary,
+    "guidellm": is_guidellm,
+    "genai-perf": is_genai_perf,
+}
+
+
+def _check_forced_format(sample: Any, fmt: str, label: str) -> None:
+    """A forced format must fit the file: reading a guidellm report as vLLM would give an empty table, not an error."""
+    check = _LOOKS_LIKE.get(fmt)
+    if check is None or (isinstance(sample, dict) and check(sample)):
+        return
+    try:
+        found = detect_format(sample)
+    except InputFormatError:
+        found = "none of the supported formats"
+    raise InputFormatError(
+        f"{label}: {argument('format')} {fmt!r} does not match this file (it looks like {found}); "
+        f"{fmt} means: {FORMATS[fmt]}. Leave {argument('format')} at 'auto' to detect it"
+    )
 
 
 def _nonempty(source: InputSource) -> Iterator[int]:

@@ -86,7 +86,7 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
     """Stream ``profile_export.jsonl`` records into a trace (warm-up dropped, failures counted)."""
     builder = TraceBuilder()
     client_counts = 0
-    mismatched = 0
+    own: dict[str, list[float]] = {tag: [] for tag in _OWN_FIGURES}
     first_start: float | None = None
     last_end: float | None = None
     for number, obj in lines:
@@ -129,11 +129,24 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
         client_out = _count(metrics, "output_sequence_length", where)
         if usage_out is None and client_out is not None:
             client_counts += 1
-        elif usage_out is not None and client_out is not None and usage_out != client_out:
-            mismatched += 1
+        for tag in _OWN_FIGURES:
+            if tag in _OWN_TIMES:
+                seconds = _seconds(metrics, tag, where)
+                value = None if seconds is None else seconds * 1000
+            else:
+                value = _count(metrics, tag, where)
+            if value is not None:
+                own[tag].append(value)
+        client_prompt = _count(metrics, "input_sequence_length", where)
         prompt = _count(metrics, "usage_prompt_tokens", where)
         if prompt is None:
-            prompt = _count(metrics, "input_sequence_length", where)
+            prompt = client_prompt
+        requested = None
+        mismatch = _metric(metrics, "osl_mismatch_diff_pct", where)
+        if mismatch is not None and client_out is not None:
+            pct = optional_number(mismatch, "value", f"{where}: metrics.osl_mismatch_diff_pct", minimum=None)
+            if pct is not None and pct > -100:  # aiperf: (OSL - requested) / requested x 100, OSL from its tokenizer
+                requested = round(client_out / (1 + pct / 100))
         if ttft is not None and latency is not None and ttft > latency * (1 + 1e-9):
             raise InputFormatError(f"{where}: time_to_first_token exceeds request_latency")
         builder.add(
@@ -145,6 +158,9 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
             start_s=None if start_ns is None else start_ns / 1e9,
             queue_s=None if (start_ns is None or credit_ns is None) else max(0.0, (start_ns - credit_ns) / 1e9),
             itl_ms=itl_ms,
+            requested_output_tokens=requested,
+            client_output_tokens=client_out if usage_out is not None else None,
+            client_prompt_tokens=client_prompt if _count(metrics, "usage_prompt_tokens", where) is not None else None,
         )
         if start_ns is not None and latency is not None:
             start_s = start_ns / 1e9
@@ -156,17 +172,42 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
     if first_start is not None and last_end is not None and last_end > first_start:
         trace.duration_s = last_end - first_start
         trace.duration_basis = "aiperf's benchmark_duration rule: last valid response - first valid request start"
+    trace.client_tokenizer_tool = "aiperf's client tokenizer"
+    if client_counts and client_counts == trace.n_requests - int((~trace.ok).sum()):
+        trace.output_token_source = "client tokenizer (aiperf, no server usage in the records)"
     if client_counts:
         trace.warnings.append(
             f"{client_counts} records have no usage_completion_tokens: output tokens are aiperf's client-tokenizer counts"
         )
-    if mismatched:
-        trace.warnings.append(
-            f"{mismatched} records: server usage and aiperf's client tokenizer disagree on output tokens; usage was used "
-            "(aiperf's own ITL/OSL use the client tokenizer unless --use-server-token-count)"
-        )
-    trace.source_reported = SourceReported(tool="aiperf", figures={}, definition_differences=AIPERF_DIFFERENCES)
+    trace.source_reported = SourceReported(tool="aiperf", figures=_own_figures(own), definition_differences=AIPERF_DIFFERENCES)
     return trace
+
+
+_OWN_FIGURES = (
+    "time_to_first_token",
+    "request_latency",
+    "inter_token_latency",
+    "output_sequence_length",
+    "usage_completion_tokens",
+    "input_sequence_length",
+    "usage_prompt_tokens",
+)
+_OWN_TIMES = {"time_to_first_token", "request_latency", "inter_token_latency"}
+"""Per-record figures aiperf writes into profile_export.jsonl; summarised as aiperf does (avg, p50, p90, p99; numpy linear)."""
+
+
+def _own_figures(own: dict[str, list[float]]) -> dict[str, float | None]:
+    """aiperf's own figures over the profiling records: ``tag.avg`` etc. (times in ms, the records' unit)."""
+    import numpy as np
+
+    figures: dict[str, float | None] = {}
+    for tag, values in own.items():
+        if values:
+            x = np.asarray(values)
+            figures[f"{tag}.avg"] = float(x.mean())
+            for q in (50, 90, 99):
+                figures[f"{tag}.p{q}"] = float(np.percentile(x, q))
+    return figures
 
 
 def read_metric_summary(obj: dict[str, Any], *, label: str) -> Trace:

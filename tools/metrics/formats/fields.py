@@ -12,11 +12,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InputFormatError
+from ..records import LoadSetting
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["array_field", "mapping", "number", "optional_number", "summary_figures"]
+__all__ = ["array_field", "load_setting", "mapping", "number", "optional_number", "summary_figures"]
 
 _SUMMARY_KEY = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_[a-z0-9_]+_ms$")
 
@@ -84,3 +85,26 @@ def summary_figures(obj: dict[str, Any], scalar_keys: tuple[str, ...]) -> dict[s
             elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
                 figures[key] = float(value)
     return figures
+
+
+def load_setting(obj: dict[str, Any]) -> LoadSetting | None:
+    """vLLM / SGLang run keys ``request_rate`` (a number, ``"inf"`` or ``"trace"``) and ``max_concurrency`` as a load setting."""
+    rate_raw = obj.get("request_rate")
+    cap_raw = obj.get("max_concurrency")
+    if rate_raw is None and cap_raw is None:
+        return None
+    rate = None
+    if isinstance(rate_raw, (int, float)) and not isinstance(rate_raw, bool) and math.isfinite(rate_raw) and rate_raw > 0:
+        rate = float(rate_raw)
+    elif isinstance(rate_raw, str):
+        try:
+            value = float(rate_raw)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value) and value > 0:
+            rate = value
+    cap = int(cap_raw) if isinstance(cap_raw, (int, float)) and not isinstance(cap_raw, bool) and cap_raw >= 1 else None
+    # a finite rate schedules arrivals (open loop, capped by max_concurrency); "inf" with a cap keeps the cap full
+    loop = "open" if rate is not None else ("closed" if cap is not None else None)
+    stated = ", ".join(k for k in ("request_rate", "max_concurrency") if obj.get(k) is not None)
+    return LoadSetting(request_rate=rate, max_concurrency=cap, loop=loop, stated_by=stated)

@@ -9,10 +9,12 @@ the measurement window) are left out and counted in a warning.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from ...errors import InputFormatError
-from ..records import SourceReported, Trace, TraceBuilder
+from ..records import LoadSetting, SourceReported, Trace, TraceBuilder
 from .fields import mapping, optional_number
 
 __all__ = ["DIFFERENCES", "OBSERVATION_POINT", "is_guidellm", "read_guidellm"]
@@ -113,6 +115,7 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
                 raise InputFormatError(f"{rwhere}: expected request start <= first token <= last token time")
             out = optional_number(item, "output_tokens", rwhere)
             prompt = optional_number(item, "prompt_tokens", rwhere)
+            requested, prompt_id = _request_args(item.get("request_args"))
             builder.add(
                 ok=True,
                 ttft_s=first - start,
@@ -122,6 +125,9 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
                 start_s=start,
                 queue_s=None if targeted is None else max(0.0, start - targeted),
                 itl_ms=None,
+                requested_output_tokens=requested,
+                cached_tokens=_cached_tokens(item, rwhere),
+                prompt_id=prompt_id,
             )
     trace = builder.build(source_format="guidellm", source=label, observation_point=OBSERVATION_POINT)
     incomplete = requests.get("incomplete") or []
@@ -141,6 +147,8 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
         trace.duration_basis = "the benchmark's 'duration' (guidellm's measurement window)"
     if len(benchmarks) > 1 and run_index is None:
         trace.warnings.append(f"the file holds {len(benchmarks)} benchmarks; computed benchmarks[0] (set run_index)")
+    trace.load = _load(bench)
+    trace.output_token_source = "server usage (guidellm prefers the response's usage; else one token per chunk)"
     trace.source_reported = SourceReported(tool="guidellm", figures=_figures(bench), definition_differences=DIFFERENCES)
     trace.warnings.append("guidellm records have no per-chunk times: ITL (chunk gaps) cannot be rebuilt")
     return trace
@@ -171,3 +179,59 @@ def _figures(bench: dict[str, Any]) -> dict[str, float | None]:
     if isinstance(bench.get("duration"), (int, float)):
         figures["duration"] = float(bench["duration"])
     return figures
+
+
+def _request_args(raw: Any) -> tuple[int | None, str | None]:
+    """(requested max tokens, a hash of the prompt) from a request's ``request_args`` (a JSON string in 0.8)."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError):
+            return None, None
+    if not isinstance(raw, dict):
+        return None, None
+    body = raw.get("body") if isinstance(raw.get("body"), dict) else raw
+    requested = None
+    for key in ("max_completion_tokens", "max_tokens"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            requested = value
+            break
+    prompt = body.get("messages", body.get("prompt"))
+    prompt_id = None
+    if prompt is not None:
+        text = json.dumps(prompt, sort_keys=True, ensure_ascii=False)
+        prompt_id = hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()[:16]
+    return requested, prompt_id
+
+
+def _cached_tokens(item: dict[str, Any], rwhere: str) -> float | None:
+    cached = optional_number(item, "cached_tokens", rwhere)
+    if cached is None and isinstance(item.get("input_metrics"), dict):
+        cached = optional_number(item["input_metrics"], "cached_tokens", f"{rwhere}.input_metrics")
+    return cached
+
+
+def _load(bench: dict[str, Any]) -> LoadSetting | None:
+    """The benchmark's scheduling strategy as a load setting (guidellm: synchronous, concurrent, constant, poisson, throughput)."""
+    config = bench.get("config") if isinstance(bench.get("config"), dict) else {}
+    strategy = config.get("strategy") if isinstance(config.get("strategy"), dict) else None
+    if strategy is None and isinstance(bench.get("args"), dict):  # guidellm 0.2.x: args.strategy
+        strategy = bench["args"].get("strategy") if isinstance(bench["args"].get("strategy"), dict) else None
+    if strategy is None:
+        return None
+    kind = str(strategy.get("type_", ""))
+    number = lambda key: strategy[key] if isinstance(strategy.get(key), (int, float)) and not isinstance(strategy.get(key), bool) else None  # noqa: E731
+    if kind == "synchronous":
+        return LoadSetting(max_concurrency=1, loop="closed", stated_by="config.strategy.type_ = synchronous")
+    if kind == "concurrent" and number("streams") is not None:
+        return LoadSetting(max_concurrency=int(number("streams")), loop="closed", stated_by="config.strategy.streams")
+    if kind in ("constant", "poisson", "async_constant", "async_poisson") and number("rate") is not None:
+        cap = number("max_concurrency")
+        return LoadSetting(request_rate=float(number("rate")), max_concurrency=None if cap is None else int(cap), loop="open",
+                           stated_by=f"config.strategy.rate ({kind})")
+    if kind == "throughput":
+        cap = number("max_concurrency")
+        return LoadSetting(max_concurrency=None if cap is None else int(cap), loop="open",
+                           stated_by="config.strategy.type_ = throughput (all requests at once)")
+    return None

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..records import SourceReported, Trace
 from .arrays import trace_from_arrays
-from .fields import optional_number, summary_figures
+from .fields import load_setting, optional_number, summary_figures
 
 __all__ = ["OBSERVATION_POINT", "is_sglang_run", "read_sglang_run"]
 
@@ -84,6 +84,7 @@ def read_sglang_run(obj: dict[str, Any], where: str, *, source: str) -> Trace:
         )
     trace.duration_s = optional_number(obj, "duration", where)
     trace.duration_basis = "the file's 'duration': wall time of the run"
+    trace.load = load_setting(obj)
     trace.source_reported = reported
     trace.source_percentiles = tuple(
         sorted({float(k[1:].split("_", 1)[0]) for k in reported.figures if k.startswith("p")})

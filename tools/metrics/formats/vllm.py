@@ -13,7 +13,7 @@ from typing import Any
 
 from ..records import SourceReported, Trace
 from .arrays import trace_from_arrays
-from .fields import array_field, optional_number, summary_figures
+from .fields import array_field, load_setting, optional_number, summary_figures
 
 __all__ = ["OBSERVATION_POINT", "is_vllm_run", "read_vllm_run"]
 
@@ -120,6 +120,9 @@ def read_vllm_run(obj: dict[str, Any], where: str, *, source: str) -> Trace:
         )
     trace.duration_s = duration
     trace.duration_basis = "the file's 'duration': wall time of the run from the first scheduled send to the last response"
+    trace.load = load_setting(obj)
+    if legacy:
+        trace.output_token_source = "server usage (legacy script: retokenized text where usage is missing)"
     trace.source_reported = reported
     trace.source_percentiles = percentiles
     trace.warnings.extend(notes)
