@@ -257,32 +257,62 @@ def _plot_path_or_warn(path: str | None) -> str | None:
     return path
 
 
-def _add_size(subparsers: argparse._SubParsersAction) -> None:
-    from .tools.sizing import SizingRequest
+class _Sweepable(argparse.Action):
+    """A flag that takes one value or a comma-separated list (``--kv bf16,fp8``) and records the order the
+    sweepable flags were typed in, which becomes the sweep's axis order (first flag varies slowest)."""
 
-    f = SizingRequest.model_fields
+    def __init__(self, *args, kind: Callable[[str], object] = str, **kwargs) -> None:
+        self.kind = kind
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+        items = [v.strip() for v in str(values).split(",")]
+        try:
+            parsed = [self.kind(v) for v in items if v]
+        except ValueError:
+            noun = {int: "an integer", float: "a number"}.get(self.kind, "a value")  # type: ignore[call-overload]
+            parser.error(f"{option_string}: {values!r} is not {noun} or a "
+                         "comma-separated list of them")
+        if not parsed:
+            parser.error(f"{option_string}: no value given")
+        setattr(namespace, self.dest, parsed if len(parsed) > 1 else parsed[0])
+        order = getattr(namespace, "sweep_order", None) or []
+        if self.dest not in order:
+            setattr(namespace, "sweep_order", [*order, self.dest])
+
+
+def _add_size(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.sizing.sweep import SizingQuery
+
+    f = SizingQuery.model_fields
     p = subparsers.add_parser(
         "size", help="size a deployment: weights, KV cache, overheads, fit, capacity, roofline ceilings",
-        description="Give a model by catalog name or HF repo id (positional), or --config PATH / --config-json TEXT.")
+        description="Give a model by catalog name or HF repo id (positional), or --config PATH / --config-json TEXT. "
+        "Comma-separated values for --weights, --kv, --tokens, --prompt-tokens, --concurrency, --gpu, --gpus, --tp, "
+        "--pp, --ep or --memory-utilization give one report per combination (the first flag typed varies slowest) "
+        "and print a comparison table.")
+    sweep = {"action": _Sweepable}
+    p.set_defaults(sweep_order=[])
     p.add_argument("model", nargs="?", default=None, help=f["model"].description)
     p.add_argument("--config", dest="config_path", default=None, help=f["config_path"].description)
     p.add_argument("--config-json", default=None, help=f["config_json"].description)
     p.add_argument("--revision", default=f["hub_revision"].default, help=f["hub_revision"].description)
     p.add_argument("--offline", action="store_true", help=f["offline"].description)
-    p.add_argument("--weights", default=None, help=f["weights"].description)
-    p.add_argument("--kv", default=f["kv"].default, help=f["kv"].description)
-    p.add_argument("--tokens", type=int, default=None, help=f["tokens"].description)
-    p.add_argument("--prompt-tokens", type=int, default=None, help=f["prompt_tokens"].description)
-    p.add_argument("--concurrency", type=int, default=f["concurrency"].default, help=f["concurrency"].description)
-    p.add_argument("--gpu", default=None, help=f["gpu"].description)
-    p.add_argument("--gpus", type=int, default=None, help=f["gpus"].description)
-    p.add_argument("--tp", type=int, default=f["tp"].default, help=f["tp"].description)
-    p.add_argument("--pp", type=int, default=f["pp"].default, help=f["pp"].description)
-    p.add_argument("--ep", type=int, default=f["ep"].default, help=f["ep"].description)
+    p.add_argument("--weights", default=None, help=f["weights"].description, **sweep)
+    p.add_argument("--kv", default=f["kv"].default, help=f["kv"].description, **sweep)
+    p.add_argument("--tokens", default=None, help=f["tokens"].description, kind=int, **sweep)
+    p.add_argument("--prompt-tokens", default=None, help=f["prompt_tokens"].description, kind=int, **sweep)
+    p.add_argument("--concurrency", default=f["concurrency"].default, help=f["concurrency"].description, kind=int,
+                   **sweep)
+    p.add_argument("--gpu", default=None, help=f["gpu"].description, **sweep)
+    p.add_argument("--gpus", default=None, help=f["gpus"].description, kind=int, **sweep)
+    p.add_argument("--tp", default=f["tp"].default, help=f["tp"].description, kind=int, **sweep)
+    p.add_argument("--pp", default=f["pp"].default, help=f["pp"].description, kind=int, **sweep)
+    p.add_argument("--ep", default=f["ep"].default, help=f["ep"].description, kind=int, **sweep)
     p.add_argument("--gpu-memory-bytes", type=int, default=None, help=f["gpu_memory_bytes"].description)
     p.add_argument("--overhead-bytes", type=int, default=None, help=f["overhead_bytes"].description)
-    p.add_argument("--memory-utilization", type=float, default=f["memory_utilization"].default,
-                   help=f["memory_utilization"].description)
+    p.add_argument("--memory-utilization", default=f["memory_utilization"].default,
+                   help=f["memory_utilization"].description, kind=float, **sweep)
     p.add_argument("--max-num-batched-tokens", type=int, default=None, help=f["max_num_batched_tokens"].description)
     p.add_argument("--no-cuda-graphs", dest="cuda_graphs", action="store_false", help="eager mode: no CUDA-graph memory")
     p.add_argument("--bandwidth-efficiency", type=float, default=f["bandwidth_efficiency"].default,
@@ -291,9 +321,9 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
                    help=f["compute_efficiency"].description)
 
     def run(args: argparse.Namespace) -> BaseModel:
-        from .tools.sizing import size_deployment
+        from .tools.sizing.sweep import size_query
 
-        request = SizingRequest(
+        query = SizingQuery(
             model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.revision,
             offline=args.offline, weights=args.weights, kv=args.kv, tokens=args.tokens,
             prompt_tokens=args.prompt_tokens, concurrency=args.concurrency, gpu=args.gpu, gpus=args.gpus, tp=args.tp,
@@ -301,7 +331,7 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
             memory_utilization=args.memory_utilization, max_num_batched_tokens=args.max_num_batched_tokens,
             cuda_graphs=args.cuda_graphs, bandwidth_efficiency=args.bandwidth_efficiency,
             compute_efficiency=args.compute_efficiency)
-        return size_deployment(request)
+        return size_query(query, order=args.sweep_order)
 
     p.set_defaults(run=run)
 

@@ -12,6 +12,7 @@ import inspect
 import json
 import logging
 import sys
+import types
 import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import __version__
 from ..tools import audit, corpus, sizing
@@ -49,18 +50,17 @@ Keep evidence classes apart: a measurement, an estimate and a ceiling are differ
 """
 
 SIZE_DEPLOYMENT_DESCRIPTION = (
-    "Size a serving deployment of an open LLM (catalog name, HF repo id fetched from the Hub, or a config.json): "
-    "weight bytes in any format (bf16, fp8 channel/block, int8, int4 AWQ/GPTQ with group scales, mxfp4, nvfp4, "
-    "GGUF; default = the checkpoint's quantization_config), KV cache per token and for the declared workload "
-    "(tokens per sequence x concurrency), recurrent state, itemized overheads, per-GPU totals under TP/PP/EP, "
-    "fits, max concurrency, max tokens per sequence, and decode/prefill roofline ceilings. Formulas: "
+    "Size a serving deployment of an open LLM (catalog name, HF repo id, or config.json): weights in any format "
+    "(bf16, fp8, int8, int4 AWQ/GPTQ, mxfp4, nvfp4, GGUF; default = the checkpoint's quantization_config), KV cache "
+    "for the declared workload (tokens per sequence x concurrency), recurrent state, overheads, per-GPU totals under "
+    "TP/PP/EP, fit and margin, max concurrency, max tokens per sequence, decode/prefill roofline ceilings. What-ifs "
+    "in one call: a list for weights, kv, tokens, prompt_tokens, concurrency, gpu, gpus, tp, pp, ep or "
+    "memory_utilization returns {reports, axes}, one report per combination (first list varies slowest). Formulas: "
     "KV/token = 2 x layers x kv_heads x head_dim x bytes (references/memory-sizing.md#kv-cache-per-token); MLA "
-    "(kv_lora_rank + qk_rope_head_dim) x bytes, not split by TP (#mla); sliding layers capped at the window "
-    "(#sliding-window-and-interleaved-attention); Mamba/linear layers fixed state (#hybrid-recurrent-state); "
-    "kv_heads per GPU = max(1, kv_heads // TP) (#per-gpu-memory-under-parallelism); capacity "
-    "(#max-concurrency-and-max-context). Decode ceiling = bytes read per step / HBM bandwidth with "
-    "E[distinct experts] = E(1-(1-k/E)^B); prefill = FLOPs / dense peak. Use it instead of hand arithmetic; "
-    "figures labelled measurement, estimate or ceiling, with formulas and assumptions."
+    "(kv_lora_rank + qk_rope_head_dim) x bytes, not split by TP (#mla); sliding layers capped at the window; "
+    "Mamba/linear layers hold a fixed state; kv_heads per GPU = max(1, kv_heads // TP); decode ceiling = bytes "
+    "read per step / HBM bandwidth; prefill = FLOPs / dense peak. Figures labelled measurement, estimate or "
+    "ceiling, with formulas and assumptions."
 )
 """Description of size_deployment (kept under ~1,200 characters)."""
 
@@ -174,7 +174,18 @@ def _request_tool(
     strict = type(loose.__name__, (loose,), {"model_config": ConfigDict(arbitrary_types_allowed=True, extra="forbid")})
     registered.fn_metadata.arg_model = strict
     registered.parameters = strict.model_json_schema(by_alias=True)
+    if typing.get_origin(returns) in (types.UnionType, typing.Union):
+        _publish_union_output(registered, returns)
     return registered
+
+
+def _publish_union_output(tool: Tool, returns: Any) -> None:
+    """A tool that returns one of several models (one report, or a sweep of reports) publishes an object schema
+    whose ``anyOf`` lists them, and its result goes out as the model returned, not wrapped in ``result``."""
+    schema = TypeAdapter(returns).json_schema()
+    tool.fn_metadata.output_model = returns
+    tool.fn_metadata.wrap_output = False
+    tool.fn_metadata.output_schema = {"type": "object", **schema}
 
 
 def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequence[str | Path] = ()) -> MCPServer:
@@ -219,8 +230,8 @@ def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequenc
             annotations=READ_ONLY,
         ),
         _request_tool(
-            sizing.size_deployment,
-            sizing.SizingRequest,
+            sizing.size_query,
+            sizing.SizingQuery,
             roots,
             name="size_deployment",
             title="Size an LLM deployment: memory, fit, capacity, ceilings",

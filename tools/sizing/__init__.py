@@ -4,8 +4,8 @@
 memory budget: ``source`` (config from inline JSON, a file, the catalog or the Hub),
 ``architecture`` / ``tensors`` / ``hf_config`` (what the config describes), ``formats`` (bytes per
 weight and KV element), ``placement`` (TP/PP/EP/DP), ``weights``, ``kv``, ``memory`` (budget,
-overheads, fit, capacity), ``ceilings`` (roofline), ``deployment`` (composes them) and ``render``
-(the text report).
+overheads, fit, capacity), ``ceilings`` (roofline), ``deployment`` (composes them), ``render``
+(the text report) and ``sweep`` (lists of values: one report per combination).
 """
 
 from .catalog import CatalogModel, GPUSpec, find_model, gpu_catalog, lookup_gpu, lookup_model, model_catalog
@@ -25,6 +25,7 @@ from .report import (
     WeightsReport,
 )
 from .request import SizingRequest
+from .sweep import SizingQuery, SizingSweep, SweepAxis, size_query
 
 __all__ = [
     "CatalogModel",
@@ -40,7 +41,10 @@ __all__ = [
     "PerGPUReport",
     "PrefillCeiling",
     "SizingReport",
+    "SizingQuery",
     "SizingRequest",
+    "SizingSweep",
+    "SweepAxis",
     "WeightsReport",
     "find_model",
     "gpu_catalog",
@@ -48,4 +52,5 @@ __all__ = [
     "lookup_model",
     "model_catalog",
     "size_deployment",
+    "size_query",
 ]
