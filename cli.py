@@ -66,27 +66,52 @@ def render(report: BaseModel, *, as_json: bool) -> str:
 
 
 def _add_serve(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("serve", help="run the MCP server (stdio by default)")
-    p.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1, loopback only)")
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
-    p.add_argument("--path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
-    p.add_argument(
-        "--allow-dir",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a folder whose files the tools may read (repeatable; the working directory is always allowed)",
+    import typing
+
+    from .server.settings import ServeSettings, env_name, flag_name
+
+    p = subparsers.add_parser(
+        "serve",
+        help="run the MCP server (stdio by default)",
+        description="Serves the tools over stdio, or streamable HTTP with --http. Every option can also be set "
+        "in the environment (shown in each help line); SECURITY.md explains authentication and the limits.",
     )
+    for name, field in ServeSettings.model_fields.items():
+        if name in ("auth_token", "oauth_client_secret"):
+            continue  # secrets only from the environment (a command line is visible to other users)
+        kind = field.annotation
+        help_text = f"{field.description} (env {env_name(name)})"
+        if kind is bool:
+            p.add_argument(flag_name(name), action="store_true", default=None, help=help_text)
+        elif kind == list[str]:
+            metavar = {"allow_dir": "DIR", "required_scope": "SCOPE", "allowed_host": "HOST"}.get(name, "ORIGIN")
+            p.add_argument(flag_name(name), action="append", default=None, metavar=metavar, help=help_text)
+        elif typing.get_origin(kind) is typing.Literal:
+            p.add_argument(flag_name(name), choices=typing.get_args(kind), default=None, help=help_text)
+        else:
+            scalar = next((t for t in (int, float) if kind is t), str)
+            p.add_argument(flag_name(name), type=scalar, default=None, help=help_text)
 
     def run(args: argparse.Namespace) -> int:
-        from .server import run_server
+        from pydantic import ValidationError
 
-        if not 0 < args.port < 65536:
-            print(f"{PROG} serve: --port must be between 1 and 65535, got {args.port}", file=sys.stderr)
+        from .server import run_server
+        from .server.http import StartupRefused
+        from .server.settings import describe_settings_error, settings_from
+
+        try:
+            settings = settings_from({name: getattr(args, name, None) for name in ServeSettings.model_fields})
+        except ValidationError as exc:
+            for line in describe_settings_error(exc):
+                print(f"{PROG} serve: {line}", file=sys.stderr)
             return 2
-        transport = "streamable-http" if args.http else "stdio"
-        run_server(transport, host=args.host, port=args.port, path=args.path, allow_dirs=args.allow_dir)
+        try:
+            run_server(settings)
+        except StartupRefused as exc:
+            print(f"{PROG} serve: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            return 130
         return 0
 
     p.set_defaults(run=run)

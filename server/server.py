@@ -8,27 +8,33 @@ file reading happen here.
 
 from __future__ import annotations
 
+import functools
 import inspect
-import json
 import logging
 import sys
+import threading
 import types
 import typing
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from .. import __version__
 from ..tools import audit, corpus, sizing
 from ..tools import metrics as metrics_tools
-from ..tools.errors import FundamentalsError, describe_validation_error
-from ..tools.paths import allowed_dirs, ensure_within
+from .calls import CallPolicy
+from .http import build_http_app, plan_http, startup_line
+from .settings import ServeSettings, granted_folders
+from .stdio import serve_stdio, terminal_notice
+from .workers import BudgetExceeded, Job, ProcessRunner, ThreadRunner
 
 __all__ = ["build_server", "run_server", "SERVER_NAME"]
 
@@ -98,18 +104,6 @@ AUDIT_BENCHMARK_DESCRIPTION = (
 logger = logging.getLogger(__name__)
 
 
-def _keep_json_text(value: Any) -> Any:
-    """Undo the SDK's JSON pre-parsing for text fields.
-
-    The SDK decodes a string argument that holds JSON into objects unless the
-    parameter is typed exactly ``str``; a field typed ``str | None`` that
-    carries a JSON document (records, a manifest) would then fail as "not a
-    string". Objects are turned back into their JSON text here; the request
-    model decides whether the field accepts them.
-    """
-    return json.dumps(value) if isinstance(value, (dict, list)) else value
-
-
 def _accepts_only_text(annotation: Any) -> bool:
     """True for ``str`` and ``str | None``: fields that never take an object."""
     if annotation is str:
@@ -118,10 +112,41 @@ def _accepts_only_text(annotation: Any) -> bool:
     return bool(args) and all(arg is str or arg is type(None) for arg in args)
 
 
+def _names_a_file(model: type[BaseModel]) -> bool:
+    """True when the request model has a path field anywhere (``path``, ``*_path``, ``paths``), nested too."""
+    def walk(node: Any) -> bool:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict) and any(k in ("path", "paths") or k.endswith(("_path", "_paths")) for k in props):
+                return True
+            return any(walk(v) for v in node.values())
+        if isinstance(node, list):
+            return any(walk(v) for v in node)
+        return False
+
+    return walk(model.model_json_schema())
+
+
+_NOT_GIVEN: Any = type("NotGiven", (), {"__repr__": lambda self: "<not given>"})()
+"""Default of every optional argument in the SDK-facing model: only what the client sent reaches the worker."""
+
+
+class _RawArguments(FuncMetadata):
+    """Hands the arguments to the tool as sent: parsing and validation run in the worker, under its budget.
+
+    The SDK would validate (and JSON-decode) every argument on the event loop
+    that serves all sessions; a large ``records`` list or a deeply nested text
+    would stall everyone. Here it only checks the argument names.
+    """
+
+    def pre_parse_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+
 def _request_tool(
     fn: Callable[[Any], BaseModel],
     request_model: type[BaseModel],
-    roots: Sequence[Path],
+    roots: CallPolicy,
     *,
     name: str,
     title: str,
@@ -130,50 +155,57 @@ def _request_tool(
 ) -> Tool:
     """The MCP tool for ``fn(request)``: its arguments are the request model's fields.
 
-    The MCP SDK builds a tool's input schema from the function signature, so the
-    wrapper's signature copies each field (type, limits, description, default),
-    and unknown argument names are refused (the SDK would drop them silently, so
-    a misspelt ``concurency`` would give an answer without the user's input).
-    File paths (fields named ``path`` or ``*_path``) must lie inside ``roots``.
-    Errors the user can fix become a ``ToolError`` so their message reaches the
-    client; anything else stays a crash whose text is kept on the server.
+    The input schema copies each field of the request model (type, limits,
+    description, default), and unknown argument names are refused (the SDK
+    would drop them silently, so a misspelt ``concurency`` would give an answer
+    without the user's input). ``roots`` (a ``CallPolicy``) decides which
+    folders a call may read and where it runs (a worker process with a time
+    budget). Errors the user can fix become a ``ToolError`` whose message
+    reaches the client; a crash is logged on the server and the client sees a
+    generic failure.
     """
-    path_fields = [f for f in request_model.model_fields if f == "path" or f.endswith("_path")]
-    parameters = []
+    text_fields = frozenset(f for f, info in request_model.model_fields.items() if _accepts_only_text(info.annotation))
+    reads_files = _names_a_file(request_model)
+    network = bool(annotations.open_world_hint)
+    runner = roots.runner_for(fn)
+    parameters, loose = [], {}
     for field_name, field in request_model.model_fields.items():
-        text_only = _accepts_only_text(field.annotation)
-        annotation = Annotated[
-            (
-                field.annotation,
-                *field.metadata,
-                *([BeforeValidator(_keep_json_text)] if text_only else []),
-                Field(description=field.description, examples=field.examples),
-            )
-        ]
+        annotation = Annotated[(field.annotation, *field.metadata,
+                                Field(description=field.description, examples=field.examples))]
         default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
         parameters.append(inspect.Parameter(field_name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default))
+        loose[field_name] = (Any, ... if field.is_required() else _NOT_GIVEN)
     returns = typing.get_type_hints(fn)["return"]
 
-    def tool(**arguments: Any) -> BaseModel:
+    async def tool(ctx: Context, **arguments: Any) -> BaseModel:
+        given = {k: v for k, v in arguments.items() if v is not _NOT_GIVEN}
+        readable = await roots.readable(ctx) if reads_files else ()
+        job = Job(name, fn, request_model, given, readable, text_fields, roots.grant_hint)
         try:
-            request = request_model.model_validate(arguments)
-            for field_name in path_fields:
-                if getattr(request, field_name) is not None:
-                    ensure_within(getattr(request, field_name), roots, field=field_name)
-            return fn(request)
-        except ValidationError as exc:
-            raise ToolError("invalid arguments: " + "; ".join(describe_validation_error(exc))) from exc
-        except FundamentalsError as exc:
-            raise ToolError(str(exc)) from exc
+            kind, value = await runner.run(job, network=network)
+        except BudgetExceeded as exc:
+            raise ToolError(str(exc)) from None
+        if kind == "ok":
+            return value
+        if kind == "error":
+            raise ToolError(value)
+        logger.error("tool %s crashed:\n%s", name, value)
+        raise RuntimeError(f"{name} failed")  # the SDK answers a generic tool error and keeps the detail here
 
     tool.__name__ = name
     tool.__doc__ = fn.__doc__
     tool.__signature__ = inspect.Signature(parameters, return_annotation=returns)  # type: ignore[attr-defined]
-    registered = Tool.from_function(tool, name=name, title=title, description=description, annotations=annotations)
-    loose = registered.fn_metadata.arg_model
-    strict = type(loose.__name__, (loose,), {"model_config": ConfigDict(arbitrary_types_allowed=True, extra="forbid")})
-    registered.fn_metadata.arg_model = strict
+    registered = Tool.from_function(tool, name=name, title=title, description=description, annotations=annotations,
+                                    context_kwarg="ctx")
+    typed = registered.fn_metadata.arg_model
+    strict = type(typed.__name__, (typed,), {"model_config": ConfigDict(arbitrary_types_allowed=True, extra="forbid")})
     registered.parameters = strict.model_json_schema(by_alias=True)
+    raw = create_model(typed.__name__, __base__=ArgModelBase, **loose)  # type: ignore[call-overload]
+    raw.model_config["extra"] = "forbid"
+    raw.model_rebuild(force=True)
+    metadata = registered.fn_metadata
+    registered.fn_metadata = _RawArguments(arg_model=raw, output_schema=metadata.output_schema,
+                                           output_model=metadata.output_model, wrap_output=metadata.wrap_output)
     if typing.get_origin(returns) in (types.UnionType, typing.Union):
         _publish_union_output(registered, returns)
     return registered
@@ -188,15 +220,23 @@ def _publish_union_output(tool: Tool, returns: Any) -> None:
     tool.fn_metadata.output_schema = {"type": "object", **schema}
 
 
-def build_server(references: corpus.Corpus | None = None, *, allow_dirs: Sequence[str | Path] = ()) -> MCPServer:
+def build_server(
+    references: corpus.Corpus | None = None,
+    *,
+    allow_dirs: Sequence[str | Path] = (),
+    client_roots: bool = True,
+    runner: ProcessRunner | ThreadRunner | None = None,
+) -> MCPServer:
     """Build the server with every tool, resource and prompt registered.
 
     ``references`` defaults to the bundled corpus; tests pass a small one.
-    Tools read files only inside the working directory, ``allow_dirs`` and the
-    folders named in ``LIF_ALLOWED_DIRS``.
+    Tools read files only inside ``allow_dirs`` and, with ``client_roots``
+    (stdio), the roots the client declares; no folder by default.
+    ``runner`` runs the calculators (default: a thread; ``run_server`` uses a
+    ``ProcessRunner`` with a time budget).
     """
     docs = references if references is not None else corpus.default_corpus()
-    roots = allowed_dirs(allow_dirs)
+    roots = CallPolicy(allow_dirs=allow_dirs, client_roots=client_roots, runner=runner)
     tools = [
         _request_tool(
             docs.search,
@@ -353,19 +393,33 @@ def _page_reader(docs: corpus.Corpus, page_id: str) -> Callable[[], str]:
     return read_page
 
 
-def run_server(
-    transport: str = "stdio",
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    path: str = "/mcp",
-    allow_dirs: Sequence[str | Path] = (),
-) -> None:
-    """Serve over stdio (stdout carries only JSON-RPC) or streamable HTTP."""
+def run_server(settings: ServeSettings | None = None) -> None:
+    """Serve over stdio (stdout carries only JSON-RPC) or streamable HTTP, as ``settings`` say.
+
+    Raises ``StartupRefused`` (with the reason) when the HTTP settings are unsafe,
+    e.g. a bind beyond loopback without an authentication mode.
+    """
+    settings = settings or ServeSettings()
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    server = build_server(allow_dirs=allow_dirs)
-    if transport == "stdio":
-        server.run("stdio")
-    else:
-        logger.warning("serving streamable HTTP on http://%s:%d%s", host, port, path)
-        server.run("streamable-http", host=host, port=port, streamable_http_path=path)
+    runner = ProcessRunner(workers=settings.workers, budget_s=settings.call_budget_s,
+                           memory_mb=settings.worker_memory_mb)
+    folders = granted_folders(settings.allow_dir)
+    try:
+        if settings.http:
+            import uvicorn
+
+            plan = plan_http(settings)
+            server = build_server(allow_dirs=folders, client_roots=False, runner=runner)
+            app = build_http_app(server, settings, plan)
+            for warning in plan.warnings:
+                logger.warning(warning)
+            print(startup_line(settings, plan, folders), file=sys.stderr, flush=True)
+            threading.Thread(target=runner.warm_up, name="lif-warm-up", daemon=True).start()
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", proxy_headers=True,
+                        forwarded_allow_ips=settings.forwarded_allow_ips, timeout_graceful_shutdown=5)
+        else:
+            server = build_server(allow_dirs=folders, client_roots=True, runner=runner)
+            threading.Thread(target=runner.warm_up, name="lif-warm-up", daemon=True).start()
+            anyio.run(functools.partial(serve_stdio, server, notice=terminal_notice(folders)))
+    finally:
+        runner.close()

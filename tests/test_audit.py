@@ -341,7 +341,7 @@ async def test_cli_json_is_exactly_the_mcp_structured_output(capsys):
     path = str(DATA / "meticulous_appendix.md")
     code, out, _ = run(capsys, "audit", path, "--json")
     assert code == 0
-    async with Client(build_server(), raise_exceptions=True) as client:
+    async with Client(build_server(allow_dirs=[DATA]), raise_exceptions=True) as client:
         result = await client.call_tool("audit_benchmark", {"path": path})
     assert json.loads(out) == result.structured_content
 

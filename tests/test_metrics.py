@@ -446,7 +446,7 @@ async def test_mcp_compute_metrics_and_cli_json_parity(capsys):
     from llm_inference_fundamentals.server.server import build_server
 
     path = str(DATA / "vllm_detailed.json")
-    async with Client(build_server()) as client:
+    async with Client(build_server(allow_dirs=[DATA])) as client:
         result = await client.call_tool("compute_metrics", {"path": path, "slo_ttft_ms": 300, "slo_tpot_ms": 12, "percentiles": [50]})
         assert not result.is_error
         structured = result.structured_content

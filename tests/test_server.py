@@ -139,8 +139,8 @@ async def test_cross_field_errors_read_as_field_and_problem():
     [("compute_metrics", "path"), ("audit_benchmark", "path"), ("size_deployment", "config_path")],
 )
 async def test_file_tools_refuse_paths_outside_the_allowed_folders(tool, field, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # the working directory is the only allowed folder
-    async with Client(build_server()) as client:
+    monkeypatch.chdir(tmp_path)
+    async with Client(build_server(allow_dirs=[tmp_path])) as client:
         result = await client.call_tool(tool, {field: "/etc/passwd"})
     assert result.is_error
     text = result.content[0].text
@@ -156,7 +156,7 @@ async def test_symlink_out_of_an_allowed_folder_is_refused(tmp_path, monkeypatch
     allowed.mkdir()
     (allowed / "link.md").symlink_to(outside / "secret.md")
     monkeypatch.chdir(allowed)
-    async with Client(build_server()) as client:
+    async with Client(build_server(allow_dirs=[allowed])) as client:
         result = await client.call_tool("audit_benchmark", {"path": str(allowed / "link.md")})
     assert result.is_error and "4242" not in result.content[0].text
 

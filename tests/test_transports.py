@@ -106,10 +106,9 @@ async def test_streamable_http_client_calls_tools(http_server):
 
 
 def test_http_binds_loopback_by_default():
-    from llm_inference_fundamentals.cli import _build_parser
+    from llm_inference_fundamentals.server.settings import settings_from
 
-    args = _build_parser().parse_args(["serve", "--http"])
-    assert args.host == "127.0.0.1"
+    assert settings_from({"http": True}, environ={}).host == "127.0.0.1"
 
 
 @pytest.mark.skipif(not os.environ.get("MCP_INSPECTOR") and not shutil.which("mcp-inspector"), reason="MCP Inspector not installed")

@@ -10,6 +10,7 @@
     ├── InputFormatError                a file or payload that cannot be parsed
     ├── NetworkUnavailableError         a look-up that needs the network failed
     ├── PathNotAllowedError             a file outside the folders the server may read
+    ├── UnreadableFileError             a path that names no readable regular file (or one over the size cap)
     └── UnknownRefError                 a git ref that an upstream repository does not have
 
 The MCP server turns any of these into a tool error with the same message; the
@@ -39,6 +40,7 @@ __all__ = [
     "UnknownPageError",
     "UnknownRefError",
     "UnknownSectionError",
+    "UnreadableFileError",
 ]
 
 
@@ -80,6 +82,10 @@ class NetworkUnavailableError(FundamentalsError):
 
 class PathNotAllowedError(FundamentalsError):
     """Raised when the MCP server is asked to read a file outside its allowed folders."""
+
+
+class UnreadableFileError(FundamentalsError):
+    """Raised when a path names no readable regular file: missing, a folder or device, too large, malformed."""
 
 
 class UnknownRefError(FundamentalsError):

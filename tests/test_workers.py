@@ -1,0 +1,136 @@
+"""Calls run in worker processes: over budget they are stopped, others keep being served, memory is bounded."""
+
+import socket
+import threading
+
+import anyio
+import pytest
+from mcp import Client
+
+from llm_inference_fundamentals.server import build_server
+from llm_inference_fundamentals.server.workers import Job, ProcessRunner, _rss_bytes
+from llm_inference_fundamentals.tools.metrics import MetricsRequest, compute_metrics
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+SMALL = {"records": [{"ttft_ms": 100, "itl_ms": [10, 10], "output_tokens": 3}]}
+
+
+@pytest.fixture
+def runner():
+    pool = ProcessRunner(workers=2, budget_s=3, memory_mb=2048)
+    yield pool
+    pool.close()
+
+
+async def test_a_call_over_budget_is_stopped_while_other_sessions_are_served(runner):
+    # Before: 1,000,000 empty records took 20-50 s of CPU on a thread nobody could stop.
+    server = build_server(runner=runner)
+    runner.warm_up(2)
+    async with Client(server) as warm:  # index built and both workers started before the race
+        await warm.call_tool("search_references", {"query": "goodput", "k": 1})
+        await warm.call_tool("compute_metrics", SMALL)
+    finished = []
+
+    async def heavy():
+        async with Client(server) as client:
+            result = await client.call_tool("compute_metrics", {"records": [{}] * 1_000_000})
+        finished.append("heavy")
+        return result
+
+    results = {}
+    async with anyio.create_task_group() as tg:
+        async def run_heavy():
+            results["heavy"] = await heavy()
+
+        tg.start_soon(run_heavy)
+        await anyio.sleep(0.5)
+        async with Client(server) as other:
+            results["search"] = await other.call_tool("search_references", {"query": "goodput", "k": 1})
+            results["small"] = await other.call_tool("compute_metrics", SMALL)
+        finished.append("other")
+    assert finished == ["other", "heavy"]
+    assert not results["search"].is_error and not results["small"].is_error
+    # TPOT = (120 - 100) ms / (3 - 1) = 10 ms
+    assert results["small"].structured_content["tpot_ms"]["mean"] == pytest.approx(10.0)
+    heavy_text = results["heavy"].content[0].text
+    assert results["heavy"].is_error and "time budget of 3 s" in heavy_text and "stopped" in heavy_text
+
+
+async def test_the_stopped_worker_is_killed_and_replaced(runner):
+    job = Job("compute_metrics", compute_metrics, MetricsRequest, {"records": [{}] * 1_000_000})
+    with pytest.raises(Exception, match="time budget"):
+        await runner.run(job)
+    assert runner._idle == []  # the worker that ran over was killed, not returned to the pool
+    kind, report = await runner.run(Job("compute_metrics", compute_metrics, MetricsRequest, SMALL))
+    assert kind == "ok" and report.completed == 1
+
+
+async def test_memory_over_the_worker_limit_is_a_clear_error_not_a_crash():
+    pool = ProcessRunner(workers=1, budget_s=60, memory_mb=400)
+    try:
+        # 300,000 records with ITL lists need more than the 400 MiB address space given here
+        records = [{"ttft_ms": 100, "itl_ms": [10, 10], "output_tokens": 3}] * 300_000
+        kind, message = await pool.run(Job("compute_metrics", compute_metrics, MetricsRequest, {"records": records}))
+        after = await pool.run(Job("compute_metrics", compute_metrics, MetricsRequest, SMALL))
+    finally:
+        pool.close()
+    assert kind == "error" and "more memory than this server allows" in message
+    assert after[0] == "ok"
+
+
+async def test_worker_memory_returns_to_baseline_after_a_large_input(runner):
+    await runner.run(Job("compute_metrics", compute_metrics, MetricsRequest, SMALL))
+    baseline = _rss_bytes(runner._idle[0].process.pid)
+    big = {"records": [{"ttft_ms": 100, "itl_ms": [10.0] * 50, "output_tokens": 51}] * 20_000}
+    kind, _ = await runner.run(Job("compute_metrics", compute_metrics, MetricsRequest, big))
+    assert kind == "ok"
+    rss = [_rss_bytes(w.process.pid) for w in runner._idle]
+    assert rss and max(rss) < baseline * 1.2 + 16 * 2**20
+
+
+async def test_a_hub_look_up_that_never_answers_cannot_starve_other_calls(monkeypatch):
+    # A proxy on loopback that accepts connections and never answers (nothing leaves the machine).
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(64)
+    held = []
+    stop = threading.Event()
+
+    def accept():
+        silent.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(silent.accept()[0])
+            except OSError:
+                continue
+
+    threading.Thread(target=accept, daemon=True).start()
+    proxy = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    monkeypatch.setenv("HTTPS_PROXY", proxy)
+    monkeypatch.setenv("https_proxy", proxy)
+    pool = ProcessRunner(workers=2, budget_s=4, memory_mb=2048)
+    server = build_server(runner=pool)
+    results = {}
+    try:
+        async with anyio.create_task_group() as tg:
+            async def look_up(i):
+                async with Client(server) as client:
+                    results[f"hub{i}"] = await client.call_tool("size_deployment", {"model": f"someorg/model-{i}"})
+
+            for i in range(4):
+                tg.start_soon(look_up, i)
+            await anyio.sleep(0.5)
+            async with Client(server) as other:
+                results["metrics"] = await other.call_tool("compute_metrics", SMALL)
+                results["metrics_done_before_hub"] = len([k for k in results if k.startswith("hub")]) == 0
+    finally:
+        stop.set()
+        pool.close()
+        for conn in held:
+            conn.close()
+        silent.close()
+    assert not results["metrics"].is_error
+    assert results["metrics_done_before_hub"]  # at most half the workers wait on the network
+    for i in range(4):
+        assert results[f"hub{i}"].is_error
