@@ -361,6 +361,72 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _add_plan(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.sizing.plan import PlanRequest
+
+    f = PlanRequest.model_fields
+    p = subparsers.add_parser(
+        "plan", help="find the smallest GPU deployments (GPU type, count, TP/PP/EP, formats) that fit a workload",
+        description="Searches GPU types x counts x TP/PP/DP/EP layouts x weight and KV formats and prints the "
+        "smallest deployments that fit, ranked by GPU count or by cost. Memory figures are estimates; decode and "
+        "prefill figures are ceilings.")
+    p.add_argument("model", nargs="?", default=None, help=f["model"].description)
+    p.add_argument("--config", dest="config_path", default=None, help=f["config_path"].description)
+    p.add_argument("--config-json", default=None, help=f["config_json"].description)
+    p.add_argument("--revision", default=f["hub_revision"].default, help=f["hub_revision"].description)
+    p.add_argument("--offline", action="store_true", help=f["offline"].description)
+    p.add_argument("--tokens", type=int, default=None, help=f["tokens"].description)
+    p.add_argument("--prompt-tokens", type=int, default=None, help=f["prompt_tokens"].description)
+    p.add_argument("--output-tokens", type=int, default=None, help=f["output_tokens"].description)
+    p.add_argument("--concurrency", type=int, default=None, help=f["concurrency"].description)
+    p.add_argument("--request-rate", type=float, default=None, help=f["request_rate"].description)
+    p.add_argument("--min-decode-tokens-per-s", type=float, default=None,
+                   help=f["min_decode_tokens_per_s"].description)
+    p.add_argument("--max-ttft-s", type=float, default=None, help=f["max_ttft_s"].description)
+    p.add_argument("--gpu", default=None, metavar="GPU[,GPU...]", help=f["gpu"].description)
+    p.add_argument("--max-gpus", type=int, default=f["max_gpus"].default, help=f["max_gpus"].description)
+    p.add_argument("--gpus-per-node", type=int, default=f["gpus_per_node"].default, help=f["gpus_per_node"].description)
+    p.add_argument("--weights", default=None, metavar="FMT[,FMT...]", help=f["weights"].description)
+    p.add_argument("--kv", default=None, metavar="FMT[,FMT...]", help=f["kv"].description)
+    p.add_argument("--memory-utilization", type=float, default=f["memory_utilization"].default,
+                   help=f["memory_utilization"].description)
+    p.add_argument("--gpu-cost", default=None, metavar="GPU=USD[,...]",
+                   help="US dollars per GPU-hour, e.g. h100=2.5,h200=3.8")
+    p.add_argument("--listed-prices", action="store_true", help=f["listed_prices"].description)
+    p.add_argument("--rank-by", choices=["gpus", "cost"], default=None, help=f["rank_by"].description)
+    p.add_argument("--top", type=int, default=f["top"].default, help=f["top"].description)
+
+    def listed(value: str | None) -> list[str] | None:
+        return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.errors import InputFormatError
+        from .tools.sizing.plan import plan_deployment
+
+        costs: dict[str, float] | None = None
+        if args.gpu_cost:
+            costs = {}
+            for item in args.gpu_cost.split(","):
+                name, sep, usd = item.partition("=")
+                try:
+                    costs[name.strip()] = float(usd)
+                except ValueError:
+                    raise InputFormatError(f"--gpu-cost: {item!r} is not GPU=USD (e.g. h100=2.5)") from None
+                if not sep or not name.strip():
+                    raise InputFormatError(f"--gpu-cost: {item!r} is not GPU=USD (e.g. h100=2.5)")
+        request = PlanRequest(
+            model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.revision,
+            offline=args.offline, tokens=args.tokens, prompt_tokens=args.prompt_tokens,
+            output_tokens=args.output_tokens, concurrency=args.concurrency, request_rate=args.request_rate,
+            min_decode_tokens_per_s=args.min_decode_tokens_per_s, max_ttft_s=args.max_ttft_s, gpu=listed(args.gpu),
+            max_gpus=args.max_gpus, gpus_per_node=args.gpus_per_node, weights=listed(args.weights),
+            kv=listed(args.kv), memory_utilization=args.memory_utilization, gpu_cost=costs,
+            listed_prices=args.listed_prices, rank_by=args.rank_by, top=args.top)
+        return plan_deployment(request)
+
+    p.set_defaults(run=run)
+
+
 def _add_audit(subparsers: argparse._SubParsersAction) -> None:
     from .tools.audit import AuditRequest
 
@@ -428,6 +494,7 @@ _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_search,
     _add_read,
     _add_size,
+    _add_plan,
     _add_metrics,
     _add_audit,
     _add_install_skill,

@@ -49,7 +49,8 @@ HUB_LOOKUP = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_wor
 INSTRUCTIONS = """\
 Reference corpus and calculators for LLM inference performance.
 - search_references / read_reference: answer questions from the corpus; cite page and anchor.
-- size_deployment: GPU memory (weights, KV cache, overheads), fit, max concurrency, roofline ceilings.
+- size_deployment: GPU memory (weights, KV cache, overheads), fit, max concurrency, roofline ceilings; lists sweep.
+- plan_deployment: the smallest GPU deployments (GPU type, count, TP/PP/EP, formats) that fit a workload.
 - compute_metrics: TTFT, TPOT, ITL, E2E latency, throughput and goodput from benchmark records or result files.
 - audit_benchmark: check a benchmark write-up against the benchmark contract and metric rules.
 Keep evidence classes apart: a measurement, an estimate and a ceiling are different claims.
@@ -69,6 +70,20 @@ SIZE_DEPLOYMENT_DESCRIPTION = (
     "ceiling, with formulas and assumptions."
 )
 """Description of size_deployment (kept under ~1,200 characters)."""
+
+PLAN_DEPLOYMENT_DESCRIPTION = (
+    "Find the smallest deployments that hold a workload: searches GPU types (default: the whole catalog) x GPU "
+    "counts 1, 2, 4, ... max_gpus x TP/PP/DP/EP layouts x weight formats (checkpoint's own, bf16, fp8, int8, "
+    "int4-awq, mxfp4, nvfp4; never more bits than stored) x KV formats (auto, fp8), keeps per GPU type and format "
+    "pair the smallest count that fits, ranks by GPU count or by cost (gpu_cost $/GPU-hour, or listed_prices with "
+    "source and date). Workload: tokens (or prompt_tokens + output_tokens) with concurrency, or request_rate "
+    "(Little's law with the targets). Optional targets: min_decode_tokens_per_s per user, max_ttft_s for one "
+    "prompt; checked against roofline ceilings only (a plan rules deployments out, never promises a latency). "
+    "Each candidate: gpu, gpus, tp, pp, ep, dp, weights, kv, fits, margin_bytes per GPU (estimate), max "
+    "concurrency, decode/prefill ceilings, cost_per_hour, and the lif size command for its full report "
+    "(references/memory-sizing.md)."
+)
+"""Description of plan_deployment (kept under ~1,200 characters)."""
 
 COMPUTE_METRICS_DESCRIPTION = (
     "Compute LLM serving metrics from a benchmark's per-request records or result file: TTFT, TPOT, ITL and E2E "
@@ -276,6 +291,15 @@ def build_server(
             name="size_deployment",
             title="Size an LLM deployment: memory, fit, capacity, ceilings",
             description=SIZE_DEPLOYMENT_DESCRIPTION,
+            annotations=HUB_LOOKUP,
+        ),
+        _request_tool(
+            sizing.plan_deployment,
+            sizing.PlanRequest,
+            roots,
+            name="plan_deployment",
+            title="Plan the smallest GPU deployments for a model and workload",
+            description=PLAN_DEPLOYMENT_DESCRIPTION,
             annotations=HUB_LOOKUP,
         ),
         _request_tool(

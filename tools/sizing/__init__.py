@@ -5,7 +5,8 @@ memory budget: ``source`` (config from inline JSON, a file, the catalog or the H
 ``architecture`` / ``tensors`` / ``hf_config`` (what the config describes), ``formats`` (bytes per
 weight and KV element), ``placement`` (TP/PP/EP/DP), ``weights``, ``kv``, ``memory`` (budget,
 overheads, fit, capacity), ``ceilings`` (roofline), ``deployment`` (composes them), ``render``
-(the text report) and ``sweep`` (lists of values: one report per combination).
+(the text report), ``sweep`` (lists of values: one report per combination), ``plan`` (the smallest
+deployments that fit) and ``nearest`` (what would make a non-fitting deployment fit).
 """
 
 from .catalog import CatalogModel, GPUSpec, find_model, gpu_catalog, lookup_gpu, lookup_model, model_catalog
@@ -24,6 +25,7 @@ from .report import (
     SizingReport,
     WeightsReport,
 )
+from .plan import PlanCandidate, PlanReport, PlanRequest, plan_deployment
 from .request import SizingRequest
 from .sweep import SizingQuery, SizingSweep, SweepAxis, size_query
 
@@ -39,6 +41,9 @@ __all__ = [
     "Overhead",
     "Parallelism",
     "PerGPUReport",
+    "PlanCandidate",
+    "PlanReport",
+    "PlanRequest",
     "PrefillCeiling",
     "SizingReport",
     "SizingQuery",
@@ -51,6 +56,7 @@ __all__ = [
     "lookup_gpu",
     "lookup_model",
     "model_catalog",
+    "plan_deployment",
     "size_deployment",
     "size_query",
 ]

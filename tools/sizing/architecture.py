@@ -19,6 +19,8 @@ attention and a Mamba2 mixer side by side in every layer (KV and state both held
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,6 +46,7 @@ __all__ = [
     "LayerSpec",
     "StateSpec",
     "Tensor",
+    "cached_architecture",
     "parse_architecture",
     "text_config",
 ]
@@ -77,7 +80,7 @@ class LayerSpec:
         return self.mixer
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: parses are cached, so equal configs share one
 class Architecture:
     model_type: str
     hidden: int
@@ -99,11 +102,12 @@ class Architecture:
     notes: tuple[str, ...] = ()
     config: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def params(self) -> int:
+        """All parameters (every expert)."""
         return sum(t.numel for t in self.tensors)
 
-    @property
+    @functools.cached_property
     def active_params(self) -> int:
         """Parameters used per token: routed experts count top_k of E; everything else in full."""
         total = 0
@@ -254,6 +258,36 @@ def _moe_layers(c: dict[str, Any], L: int, model_type: str) -> list[bool]:
     only = c.get("mlp_only_layers") or []
     step = config_int(c, "decoder_sparse_step", default=1)
     return [i not in only and (i + 1) % step == 0 for i in range(L)]
+
+
+def cached_architecture(config: dict[str, Any], *, immutable: bool = False) -> Architecture:
+    """parse_architecture, remembered per config (sweeps and plans size one model many times): by identity for
+    configs the caller knows never change (the catalog's own), else by the config's JSON text."""
+    if not immutable:
+        return _by_text(config)
+    held = _BY_IDENTITY.get(id(config))
+    if held is not None and held[0] is config:
+        return held[1]
+    arch = _by_text(config)
+    if len(_BY_IDENTITY) < 256:
+        _BY_IDENTITY[id(config)] = (config, arch)  # holding the config keeps its id from being reused
+    return arch
+
+
+_BY_IDENTITY: dict[int, tuple[dict[str, Any], Architecture]] = {}
+
+
+def _by_text(config: dict[str, Any]) -> Architecture:
+    try:
+        key = json.dumps(config, sort_keys=True)
+    except (TypeError, ValueError):  # not JSON-serialisable: parse it, it will say what is wrong
+        return parse_architecture(config)
+    return _parse_json_text(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_json_text(text: str) -> Architecture:
+    return parse_architecture(json.loads(text))
 
 
 def parse_architecture(config: dict[str, Any]) -> Architecture:

@@ -20,18 +20,29 @@ Formulas (see references/memory-sizing.md):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import ModelConfigError
-from .architecture import Architecture, parse_architecture
+from .architecture import Architecture, cached_architecture
 from .ceilings import roofline_ceilings
-from .kv import kv_notes, kv_report, pick_kv_format, tally_kv
-from .memory import GPUMemory, fit_per_gpu, gpu_memory, runtime_overheads, scheduler_limits
-from .placement import check_parallelism, place
+from .formats import KVFormat, WeightFormat
+from .kv import kv_notes, kv_report, pick_kv_format, sequence_bytes, tally_kv
+from .memory import (
+    GPUMemory,
+    budget,
+    fit_per_gpu,
+    gpu_memory,
+    max_concurrency,
+    runtime_overheads,
+    scheduler_limits,
+)
+from .placement import Deployment, check_parallelism, place
 from .report import REFERENCE, ModelInfo, SizingReport
 from .request import SizingRequest
 from .source import LoadedModel, load_model
 from .weights import pick_weight_format, tally_weights, weight_notes, weights_report
 
-__all__ = ["size_deployment"]
+__all__ = ["MemoryFit", "memory_fit", "size_deployment"]
 
 
 def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, list[str]]:
@@ -93,6 +104,64 @@ def _closing_notes(arch: Architecture, gpu: GPUMemory) -> list[str]:
 # main entry
 
 
+@dataclass(frozen=True)
+class _Inputs:
+    """What a request resolves to before any bytes are counted: the model, its formats, tokens and placement."""
+
+    model: LoadedModel
+    arch: Architecture
+    fmt: WeightFormat
+    fmt_basis: str
+    format_notes: list[str]
+    kvf: KVFormat
+    tokens: int
+    tokens_basis: str
+    token_notes: list[str]
+    dep: Deployment
+
+
+def _inputs(request: SizingRequest) -> _Inputs:
+    """Load and parse the model, check the split, pick formats and tokens, place it on GPUs."""
+    model = load_model(request)
+    arch = cached_architecture(model.config, immutable=model.source.startswith("catalog: "))
+    check_parallelism(arch, request)
+    fmt, fmt_basis, format_notes = pick_weight_format(request, arch)
+    kvf = pick_kv_format(request, arch)
+    tokens, tokens_basis, token_notes = _pick_tokens(request, arch)
+    return _Inputs(model, arch, fmt, fmt_basis, format_notes, kvf, tokens, tokens_basis, token_notes,
+                   place(arch, kvf, request))
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """The fit verdict alone, as size_deployment computes it, for searches that try many deployments."""
+
+    fits: bool | None
+    margin_bytes: int | None  # budget - worst stage total (negative: does not fit)
+    total_bytes: int  # worst stage: weights + KV + overheads inside the budget
+    budget_bytes: int | None
+    max_concurrency: int | None
+
+
+def memory_fit(request: SizingRequest) -> MemoryFit:
+    """Fit, margin and max concurrency of one deployment without building the report (same arithmetic as
+    size_deployment's per_gpu section; a test checks they agree)."""
+    i = _inputs(request)
+    dep = i.dep
+    weights = tally_weights(dep, i.fmt)
+    seq = [sequence_bytes(dep, s, i.tokens) for s in range(dep.pp)]
+    gpu = gpu_memory(request)
+    mnbt, max_seqs, _ = scheduler_limits(request, gpu)
+    overhead_in = sum(o.bytes for o in runtime_overheads(dep, request, gpu, mnbt, max_seqs) if o.inside_budget)
+    totals = [weights.stage_bytes[s] + seq[s] * dep.sequences_per_replica + overhead_in for s in range(dep.pp)]
+    worst = max(totals)
+    if not gpu.bytes:
+        return MemoryFit(None, None, worst, None, None)
+    budget_bytes = budget(gpu.bytes, request.memory_utilization)
+    room = [budget_bytes - weights.stage_bytes[s] - overhead_in for s in range(dep.pp)]
+    return MemoryFit(worst <= budget_bytes, budget_bytes - worst, worst, budget_bytes, max_concurrency(dep, room, seq))
+
+
 def size_deployment(request: SizingRequest) -> SizingReport:
     """Size a deployment: itemized memory, fit, capacity and roofline ceilings.
 
@@ -101,13 +170,8 @@ def size_deployment(request: SizingRequest) -> SizingReport:
         size_deployment(SizingRequest(model="Llama-3.1-70B", weights="fp8", tokens=32768,
                                       concurrency=16, gpu="h100", tp=4))
     """
-    model = load_model(request)
-    arch = parse_architecture(model.config)
-    check_parallelism(arch, request)
-    fmt, fmt_basis, format_notes = pick_weight_format(request, arch)
-    kvf = pick_kv_format(request, arch)
-    tokens, tokens_basis, token_notes = _pick_tokens(request, arch)
-    dep = place(arch, kvf, request)
+    i = _inputs(request)
+    model, arch, fmt, tokens, dep = i.model, i.arch, i.fmt, i.tokens, i.dep
 
     weights = tally_weights(dep, fmt)
     kv = tally_kv(dep, tokens)
@@ -119,17 +183,22 @@ def size_deployment(request: SizingRequest) -> SizingReport:
     ceilings = roofline_ceilings(dep, fmt, gpu.spec, request, weights, kv, tokens, request.prompt_tokens or tokens)
 
     assumptions = [
-        *arch.notes, *format_notes, *token_notes,
+        *arch.notes, *i.format_notes, *i.token_notes,
         *weight_notes(arch, model, weights.total_bytes, requested=bool(request.weights)),
         *kv_notes(dep, kv), *scheduler_notes, *_closing_notes(arch, gpu),
     ]
-    return SizingReport(
+    report = SizingReport(
         model=_model_info(model, arch),
-        weights=weights_report(arch, model, fmt, fmt_basis, weights, dep),
-        kv_cache=kv_report(dep, kv, tokens=tokens, tokens_basis=tokens_basis, concurrency=request.concurrency,
-                            bytes_per_gpu=per_gpu.kv_bytes),
+        weights=weights_report(arch, model, fmt, i.fmt_basis, weights, dep),
+        kv_cache=kv_report(dep, kv, tokens=tokens, tokens_basis=i.tokens_basis, concurrency=request.concurrency,
+                           bytes_per_gpu=per_gpu.kv_bytes),
         overheads=overheads, overhead_bytes=overhead_in, per_gpu=per_gpu,
         parallelism=dep.parallelism(),
         ceilings=ceilings, assumptions=assumptions,
         references=[f"{REFERENCE}#kv-cache-per-token", f"{REFERENCE}", "research: sizing-anchors.md"],
     )
+    if per_gpu.fits is False:
+        from .nearest import nearest_fits  # nearest tries changes through memory_fit, defined here
+
+        report.nearest_fits = nearest_fits(request, report)
+    return report

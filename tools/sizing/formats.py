@@ -20,6 +20,7 @@ Byte layouts (per matrix of ``rows`` outputs x ``cols`` inputs):
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -147,6 +148,7 @@ def _fp8_block(rows: int = 128, cols: int = 128) -> WeightFormat:
                         description=f"fp8 e4m3, one fp32 scale per {rows}x{cols} block (DeepSeek-V3 checkpoint layout)")
 
 
+@functools.lru_cache(maxsize=256)
 def weight_format(name: str) -> WeightFormat:
     """The weight format for a user-facing name (see WEIGHT_FORMAT_NAMES); raises on unknown names."""
     raw = name.strip().lower()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -52,13 +53,28 @@ def _state_bytes(layer: LayerSpec) -> int:
 
 def sequence_bytes(dep: Deployment, stage: int, tokens: int) -> int:
     """KV and recurrent-state bytes one sequence of ``tokens`` tokens holds on one GPU of ``stage``."""
-    acc = 0.0
-    for i in dep.stages[stage]:
-        lay = dep.arch.layers[i]
-        acc += layer_token_bytes(lay, dep.arch, dep.kvf, dep.kv_heads_per_gpu) * resident_tokens(lay, tokens)
+    growing, windowed, state = _stage_terms(dep.arch, dep.kvf, dep.kv_heads_per_gpu, dep.tp, dep.stages[stage])
+    return math.ceil(growing * tokens + sum(per_token * min(window, tokens) for window, per_token in windowed) + state)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stage_terms(arch: Architecture, kvf: KVFormat, kv_heads: int, tp: int,
+                 layers: tuple[int, ...]) -> tuple[float, tuple[tuple[int, float], ...], int]:
+    """One stage's layers summed on one GPU: KV bytes per token of the layers that keep every token, per window
+    size the KV bytes per token of the layers capped at it, and the recurrent state. Per-token bytes are whole
+    numbers in every KV format, so summing them first changes no result."""
+    growing, state = 0.0, 0
+    windowed: dict[int, float] = {}
+    for i in layers:
+        lay = arch.layers[i]
+        per_token = layer_token_bytes(lay, arch, kvf, kv_heads)
+        if lay.holds_kv and lay.window is not None:
+            windowed[lay.window] = windowed.get(lay.window, 0.0) + per_token
+        elif lay.holds_kv:
+            growing += per_token
         if lay.state is not None:
-            acc += math.ceil(lay.state.bytes / dep.tp)
-    return math.ceil(acc)
+            state += math.ceil(lay.state.bytes / tp)
+    return growing, tuple(sorted(windowed.items())), state
 
 
 @dataclass(frozen=True)

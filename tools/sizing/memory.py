@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
+from .architecture import Architecture
 from .catalog import GPUSpec, lookup_gpu
 from .kv import KVTally, sequence_bytes
 from .placement import Deployment
@@ -12,7 +14,8 @@ from .report import GiB, Overhead, PerGPUReport
 from .request import SizingRequest
 from .weights import WeightTally
 
-__all__ = ["GPUMemory", "fit_per_gpu", "gpu_memory", "runtime_overheads", "scheduler_limits"]
+__all__ = ["GPUMemory", "budget", "fit_per_gpu", "gpu_memory", "max_concurrency", "runtime_overheads",
+           "scheduler_limits"]
 
 # Overhead constants (estimates), each with its source.
 _CUDA_CONTEXT_BYTES = 512 * 1024**2
@@ -51,7 +54,7 @@ def gpu_memory(request: SizingRequest) -> GPUMemory:
     return GPUMemory(None, None, None)
 
 
-def _budget(mem: int, memory_utilization: float) -> int:
+def budget(mem: int, memory_utilization: float) -> int:
     """The engine's memory budget: GPU memory x memory_utilization, rounded down as vLLM does."""
     return math.floor(mem * memory_utilization)
 
@@ -74,20 +77,13 @@ def scheduler_limits(request: SizingRequest, gpu: GPUMemory) -> tuple[int, int, 
                             "for this GPU class (vllm/engine/arg_utils.py)"]
 
 
-def _activation_workspace(dep: Deployment, mnbt: int, max_seqs: int) -> Overhead:
+def _activation_workspace(arch: Architecture, tp: int, kv_heads_per_gpu: int, mnbt: int, max_seqs: int) -> Overhead:
     """Peak activations of one scheduler step: the batched tokens through the residual stream and the widest
     per-GPU projection, plus fp32 logits for every sampled row."""
-    arch, tp = dep.arch, dep.tp
     act_bytes = 4 if arch.dtype == "fp32" else 2
     q_width = arch.heads * (arch.qk_head_dim if arch.mla else arch.head_dim)
-    kv_width = arch.mla[0] + arch.mla[1] if arch.mla else 2 * dep.kv_heads_per_gpu * arch.head_dim
-    ffn_width = 0
-    for t in arch.tensors:
-        if t.linear and t.split == "column" and t.component in ("mlp", "shared_experts", "mixer"):
-            ffn_width = max(ffn_width, t.rows // tp)
-        if t.component == "experts" and t.linear and t.rows != arch.hidden:
-            ffn_width = max(ffn_width, t.rows * arch.top_k // tp)
-    widest = max(q_width // tp + kv_width, ffn_width)
+    kv_width = arch.mla[0] + arch.mla[1] if arch.mla else 2 * kv_heads_per_gpu * arch.head_dim
+    widest = max(q_width // tp + kv_width, _ffn_width(arch, tp))
     return Overhead(
         name="activation_workspace",
         bytes=mnbt * act_bytes * (4 * arch.hidden + widest) + max_seqs * math.ceil(arch.vocab / tp) * 4,
@@ -96,18 +92,39 @@ def _activation_workspace(dep: Deployment, mnbt: int, max_seqs: int) -> Overhead
         source=_SRC_ACT, inside_budget=True)
 
 
-def runtime_overheads(dep: Deployment, request: SizingRequest, gpu: GPUMemory, mnbt: int, max_seqs: int) -> list[Overhead]:
+@functools.lru_cache(maxsize=1024)
+def _ffn_width(arch: Architecture, tp: int) -> int:
+    """Widest per-GPU MLP / expert / mixer projection output (routed experts: top-k of them at once)."""
+    width = 0
+    for t in arch.tensors:
+        if t.linear and t.split == "column" and t.component in ("mlp", "shared_experts", "mixer"):
+            width = max(width, t.rows // tp)
+        if t.component == "experts" and t.linear and t.rows != arch.hidden:
+            width = max(width, t.rows * arch.top_k // tp)
+    return width
+
+
+def runtime_overheads(dep: Deployment, request: SizingRequest, gpu: GPUMemory, mnbt: int,
+                      max_seqs: int) -> list[Overhead]:
     """Per-GPU memory besides weights and KV: the runtime's own (or the given figure) inside the budget, and the
     headroom memory_utilization leaves outside it."""
-    if request.overhead_bytes is not None:
-        overheads = [Overhead(name="runtime_overhead", bytes=request.overhead_bytes,
+    return list(_overheads(dep.arch, dep.tp, dep.ep, dep.kv_heads_per_gpu, request.overhead_bytes, request.cuda_graphs,
+                           request.memory_utilization, gpu.bytes, mnbt, max_seqs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _overheads(arch: Architecture, tp: int, ep: int, kv_heads_per_gpu: int, given: int | None, cuda_graphs: bool,
+               memory_utilization: float, gpu_bytes: int | None, mnbt: int, max_seqs: int) -> tuple[Overhead, ...]:
+    """runtime_overheads for one layout (remembered: plans and sweeps revisit layouts)."""
+    if given is not None:
+        overheads = [Overhead(name="runtime_overhead", bytes=given,
                               basis="given: activations, CUDA graphs, communication buffers and CUDA context together",
                               source="request.overhead_bytes", inside_budget=True)]
     else:
-        group = max(dep.tp, dep.ep)
+        group = max(tp, ep)
         overheads = [
-            _activation_workspace(dep, mnbt, max_seqs),
-            Overhead(name="cuda_graphs", bytes=_CUDA_GRAPH_BYTES if request.cuda_graphs else 0,
+            _activation_workspace(arch, tp, kv_heads_per_gpu, mnbt, max_seqs),
+            Overhead(name="cuda_graphs", bytes=_CUDA_GRAPH_BYTES if cuda_graphs else 0,
                      basis="1 GiB when CUDA graphs are captured, 0 in eager mode", source=_SRC_GRAPH,
                      inside_budget=True),
             Overhead(name="communication_buffers", bytes=_NCCL_BY_GROUP.get(group, _NCCL_BY_GROUP[8]),
@@ -115,20 +132,20 @@ def runtime_overheads(dep: Deployment, request: SizingRequest, gpu: GPUMemory, m
             Overhead(name="cuda_context", bytes=_CUDA_CONTEXT_BYTES, basis="0.5 GiB per process",
                      source=_SRC_CONTEXT, inside_budget=True),
         ]
-    if gpu.bytes:
+    if gpu_bytes:
         overheads.append(Overhead(
-            name="allocator_headroom", bytes=gpu.bytes - _budget(gpu.bytes, request.memory_utilization),
-            basis=f"(1 - memory_utilization {request.memory_utilization}) x GPU memory, left outside the engine's "
+            name="allocator_headroom", bytes=gpu_bytes - budget(gpu_bytes, memory_utilization),
+            basis=f"(1 - memory_utilization {memory_utilization}) x GPU memory, left outside the engine's "
                   "budget for fragmentation and other processes",
             source="vllm/config/cache.py gpu_memory_utilization (sizing-anchors.md 1.1)", inside_budget=False))
-    return overheads
+    return tuple(overheads)
 
 
 # ---------------------------------------------------------------------------------------------
 # per-GPU fit and capacity
 
 
-def _max_concurrency(dep: Deployment, room: list[int], sequence_bytes: list[int]) -> int:
+def max_concurrency(dep: Deployment, room: list[int], sequence_bytes: list[int]) -> int:
     """Sequences (all replicas) that fit in the KV room of every stage; 0 when a stage has no room."""
     if min(room) < 0:
         return 0
@@ -164,26 +181,26 @@ def fit_per_gpu(dep: Deployment, request: SizingRequest, gpu: GPUMemory, weights
     (at ``tokens``) or tokens (at the given concurrency) would."""
     stage_total = [weights.stage_bytes[s] + kv.stage_bytes[s] + overhead_bytes for s in range(dep.pp)]
     worst = max(range(dep.pp), key=lambda s: stage_total[s])
-    budget: int | None = None
+    budget_bytes: int | None = None
     fits: bool | None = None
     max_conc: int | None = None
     max_tok: int | None = None
     limited_by: str | None = None
     if gpu.bytes:
-        budget = _budget(gpu.bytes, request.memory_utilization)
-        room = [budget - weights.stage_bytes[s] - overhead_bytes for s in range(dep.pp)]
-        fits = all(total <= budget for total in stage_total)
-        max_conc = _max_concurrency(dep, room, kv.stage_sequence_bytes)
+        budget_bytes = budget(gpu.bytes, request.memory_utilization)
+        room = [budget_bytes - weights.stage_bytes[s] - overhead_bytes for s in range(dep.pp)]
+        fits = all(total <= budget_bytes for total in stage_total)
+        max_conc = max_concurrency(dep, room, kv.stage_sequence_bytes)
         max_tok, limited_by = _max_tokens(dep, room)
-    headroom = gpu.bytes - budget if gpu.bytes and budget is not None else None
+    headroom = gpu.bytes - budget_bytes if gpu.bytes and budget_bytes is not None else None
     return PerGPUReport(
         gpu=gpu.spec.id if gpu.spec else None, memory_bytes=gpu.bytes, memory_basis=gpu.basis,
-        memory_utilization=request.memory_utilization, budget_bytes=budget, weights_bytes=weights.stage_bytes[worst],
+        memory_utilization=request.memory_utilization, budget_bytes=budget_bytes, weights_bytes=weights.stage_bytes[worst],
         kv_bytes=kv.stage_bytes[worst], overhead_bytes=overhead_bytes, total_bytes=stage_total[worst],
-        headroom_bytes=headroom, free_bytes=(budget - stage_total[worst]) if budget is not None else None, fits=fits,
+        headroom_bytes=headroom, free_bytes=(budget_bytes - stage_total[worst]) if budget_bytes is not None else None, fits=fits,
         max_concurrency=max_conc, max_tokens_per_sequence=max_tok, max_tokens_limited_by=limited_by,
         worst_stage=worst,
-        formula=_fit_formula(dep, request, gpu, weights.stage_bytes[worst], kv, overhead_bytes, worst, budget,
+        formula=_fit_formula(dep, request, gpu, weights.stage_bytes[worst], kv, overhead_bytes, worst, budget_bytes,
                              max_conc))
 
 

@@ -6,6 +6,7 @@ the valid values instead.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from .formats import KVFormat
 from .report import Parallelism
 from .request import SizingRequest
 
-__all__ = ["Deployment", "check_parallelism", "place"]
+__all__ = ["Deployment", "check_parallelism", "place", "valid_tp"]
 
 
 def _data_parallel(request: SizingRequest) -> tuple[int, int]:
@@ -24,12 +25,19 @@ def _data_parallel(request: SizingRequest) -> tuple[int, int]:
     return gpus, gpus // (request.tp * request.pp)
 
 
+@functools.lru_cache(maxsize=256)
+def valid_tp(arch: Architecture) -> list[int]:
+    """TP sizes vLLM accepts for the model: divisors of the query heads that divide the KV heads or are a multiple
+    of them (MLA: any divisor of the heads)."""
+    return [t for t in range(1, arch.heads + 1) if not arch.heads % t
+            and (arch.mla is not None or not arch.kv_heads % t or not t % arch.kv_heads)]
+
+
 def check_parallelism(arch: Architecture, request: SizingRequest) -> None:
     """Refuse splits vLLM refuses: TP must divide the query heads and divide (or be a multiple of) the KV heads;
     EP needs experts and at most the GPUs of one pipeline stage."""
     tp, ep = request.tp, request.ep
-    valid = [t for t in range(1, arch.heads + 1) if not arch.heads % t
-             and (arch.mla is not None or not arch.kv_heads % t or not t % arch.kv_heads)]
+    valid = valid_tp(arch)
     if arch.heads % tp:
         raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads}); "
                                f"valid tp values for this model: {', '.join(map(str, valid))}")
@@ -43,18 +51,23 @@ def check_parallelism(arch: Architecture, request: SizingRequest) -> None:
         raise ModelConfigError(f"ep: {ep} exceeds the GPUs of one pipeline stage (tp x dp = {tp * dp}); raise gpus")
 
 
-def _stages(L: int, pp: int) -> list[list[int]]:
+def _stages(L: int, pp: int) -> tuple[tuple[int, ...], ...]:
     """Layer indices per pipeline stage, as vLLM's get_pp_indices (extra layers to the earlier stages)."""
     if pp > L:
         raise ModelConfigError(f"pp: {pp} pipeline stages exceed the model's {L} layers")
+    return _split(L, pp)
+
+
+@functools.lru_cache(maxsize=1024)
+def _split(L: int, pp: int) -> tuple[tuple[int, ...], ...]:
     parts = [L // pp] * pp
     for i in range(2, L % pp + 2):
         parts[-i] += 1
     out, start = [], 0
     for n in parts:
-        out.append(list(range(start, start + n)))
+        out.append(tuple(range(start, start + n)))
         start += n
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,7 @@ class Deployment:
     pp: int
     ep: int
     dp: int
-    stages: list[list[int]]
+    stages: tuple[tuple[int, ...], ...]
     kv_heads_per_gpu: int
     sequences_per_replica: int
 

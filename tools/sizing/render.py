@@ -75,6 +75,9 @@ def _render_memory(r: SizingReport) -> list[str]:
         lines.append(_ROW.format("budget per GPU", "", _gib(g.budget_bytes),
                                  f"{g.gpu or 'GPU'}: {g.memory_basis} x {g.memory_utilization} -> {verdict} "
                                  f"(margin {_gib(g.free_bytes)})"))
+        if r.nearest_fits:
+            lines.append("  nearest changes that fit: " + "; ".join(
+                f"{n.change} (margin {_gib(n.margin_bytes)})" for n in r.nearest_fits) + " [estimate]")
         for o in r.overheads:
             if not o.inside_budget:
                 lines.append(_ROW.format("not in the total", "", _gib(o.bytes), f"{o.name}: {o.basis}"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "EVIDENCE_NOTE",
@@ -25,6 +25,7 @@ __all__ = [
     "KVCacheReport",
     "LayerTypeKV",
     "ModelInfo",
+    "NearestFit",
     "Overhead",
     "Parallelism",
     "PerGPUReport",
@@ -145,6 +146,8 @@ class KVCacheReport(BaseModel):
 class Overhead(BaseModel):
     """One per-GPU memory item besides weights and KV."""
 
+    model_config = ConfigDict(frozen=True)  # shared between reports of the same layout
+
     name: str = Field(description="activation_workspace, cuda_graphs, communication_buffers, cuda_context, "
                                   "runtime_overhead (given) or allocator_headroom")
     bytes: int = Field(description="Bytes per GPU")
@@ -255,6 +258,15 @@ class Ceilings(BaseModel):
     notes: list[str] = Field(description="What the bounds leave out")
 
 
+class NearestFit(BaseModel):
+    """One change to the request that makes a non-fitting deployment fit."""
+
+    change: str = Field(description="The change, as arguments: 'kv=fp8', 'tp=8, gpus=8', 'gpu=nvidia-h200-sxm'")
+    arguments: dict[str, int | float | str] = Field(description="The changed arguments and their new values")
+    margin_bytes: int = Field(description="Per-GPU margin (budget - total) after the change")
+    evidence: Evidence = Field("estimate", description="Estimate, as every fit verdict")
+
+
 class SizingReport(BaseModel):
     """Itemized sizing answer; every figure carries its evidence class."""
 
@@ -266,6 +278,10 @@ class SizingReport(BaseModel):
     per_gpu: PerGPUReport = Field(description="Worst GPU against the budget: fit, margin, capacity")
     parallelism: Parallelism = Field(description="TP/PP/EP/DP layout")
     ceilings: Ceilings = Field(description="Roofline ceilings and the estimates next to them")
+    nearest_fits: list[NearestFit] = Field(
+        default_factory=list, description="When it does not fit: the nearest single changes that make it fit (KV or "
+                                          "weight format, memory utilization, more GPUs, a larger GPU, fewer or "
+                                          "shorter sequences), each with its margin; empty when it fits")
     evidence: str = Field(EVIDENCE_NOTE, description="What each evidence class means in this report")
     assumptions: list[str] = Field(description="Every assumption and default the figures rest on")
     references: list[str] = Field(description="Reference pages and sections with the formulas")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -60,24 +61,24 @@ def _tensor_bytes(t: Tensor, fmt: WeightFormat) -> tuple[int, str]:
     return t.numel * fmt.other_bytes, "bf16" if fmt.other_bytes == 2 else "fp32"
 
 
-def _shard_fraction(t: Tensor, dep: Deployment) -> float:
+def _shard_fraction(split: str, dep: Deployment) -> float:
     """Share of a tensor one GPU holds: sharded tensors 1/TP, KV projections its KV heads, experts
     1/max(TP, EP), replicated tensors all of it."""
-    if t.split in ("column", "row", "vocab"):
+    if split in ("column", "row", "vocab"):
         return 1 / dep.tp
-    if t.split == "kv":
+    if split == "kv":
         return dep.kv_heads_per_gpu / dep.arch.kv_heads
-    if t.split == "expert":
+    if split == "expert":
         return 1 / max(dep.tp, dep.ep)
     return 1.0
 
 
-def _tensor_stages(t: Tensor, dep: Deployment, stage_of: dict[int, int]) -> list[int]:
+def _tensor_stages(layer: int | None, component: str, dep: Deployment, stage_of: list[int]) -> list[int]:
     """Pipeline stages holding a tensor: its layer's stage; the embedding on the first stage, lm_head and the
     final norm on the last; with tied embeddings the last stage also keeps the embedding as lm_head."""
-    if t.layer is not None:
-        return [stage_of[t.layer]]
-    if t.component != "embedding":
+    if layer is not None:
+        return [stage_of[layer]]
+    if component != "embedding":
         return [dep.pp - 1]
     return [0, dep.pp - 1] if dep.arch.tied_embeddings and dep.pp > 1 else [0]
 
@@ -98,47 +99,91 @@ class WeightTally:
 
 def tally_weights(dep: Deployment, fmt: WeightFormat) -> WeightTally:
     """Each tensor's bytes in the format, summed by (component, stored format) and per GPU of each stage."""
-    arch, pp = dep.arch, dep.pp
-    stage_of = {i: s for s, idx in enumerate(dep.stages) for i in idx}
+    return _tally(dep.arch, fmt, dep.tp, dep.pp, dep.ep, dep.kv_heads_per_gpu, dep.stages)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Tensors that weigh the same in a format and split the same way (the same projection in every layer)."""
+
+    component: str
+    split: str
+    bytes: int  # one tensor in the format
+    label: str  # the stored format
+    numel: int
+    name: str  # without the layer prefix
+    layers: tuple[int | None, ...]  # one entry per tensor (None: not in a decoder layer)
+
+
+@functools.lru_cache(maxsize=256)
+def _groups(arch: Architecture, fmt: WeightFormat) -> tuple[_Group, ...]:
+    """Every tensor's bytes in the format, grouped across layers (remembered per model and format)."""
+    grouped: dict[tuple, list[int | None]] = {}
+    for t in arch.tensors:
+        b, label = _tensor_bytes(t, fmt)
+        grouped.setdefault((t.component, t.split, b, label, t.numel, _short_name(t.name)), []).append(t.layer)
+    return tuple(_Group(c, sp, b, lab, n, name, tuple(layers)) for (c, sp, b, lab, n, name), layers in grouped.items())
+
+
+@functools.lru_cache(maxsize=1024)
+def _tally(arch: Architecture, fmt: WeightFormat, tp: int, pp: int, ep: int, kv_heads_per_gpu: int,
+           stages: tuple[tuple[int, ...], ...]) -> WeightTally:
+    """tally_weights for one layout (remembered: sweeps and plans revisit layouts)."""
+    dep = Deployment(arch=arch, kvf=None, gpus=tp * pp, tp=tp, pp=pp, ep=ep, dp=1,  # type: ignore[arg-type]
+                     stages=stages, kv_heads_per_gpu=kv_heads_per_gpu, sequences_per_replica=1)
+    stage_of = [0] * len(arch.layers)
+    for s, idx in enumerate(dep.stages):
+        for i in idx:
+            stage_of[i] = s
     total = 0
     by_kind: dict[tuple[str, str], list[int]] = {}  # (component, format) -> [params, bytes]
     stage_bytes, routed, dense_read = [0] * pp, [0] * pp, [0] * pp
     deviations: list[dict[str, tuple[float, set[str]]]] = [{} for _ in range(pp)]
-    for t in arch.tensors:
-        b, label = _tensor_bytes(t, fmt)
-        total += b
-        row = by_kind.setdefault((t.component, label), [0, 0])
-        row[0] += t.numel
-        row[1] += b
-        share = math.ceil(b * _shard_fraction(t, dep))
-        reason = _deviation_reason(t, dep)
-        for s in _tensor_stages(t, dep, stage_of):
-            stage_bytes[s] += share
-            if reason is not None and share != b / dep.tp:
+    for g in _groups(arch, fmt):
+        copies = len(g.layers)
+        total += g.bytes * copies
+        row = by_kind.setdefault((g.component, g.label), [0, 0])
+        row[0] += g.numel * copies
+        row[1] += g.bytes * copies
+        share = math.ceil(g.bytes * _shard_fraction(g.split, dep))
+        reason = _deviation_reason(g.split, g.component, dep)
+        per_stage = [0] * pp
+        for layer in g.layers:
+            if layer is not None:
+                per_stage[stage_of[layer]] += 1
+            else:
+                for s in _tensor_stages(layer, g.component, dep, stage_of):
+                    per_stage[s] += 1
+        for s, n in enumerate(per_stage):
+            if not n:
+                continue
+            stage_bytes[s] += share * n
+            if reason is not None and share != g.bytes / dep.tp:
                 extra, names = deviations[s].get(reason, (0.0, set()))
-                deviations[s][reason] = (extra + share - b / dep.tp, names | {_short_name(t.name)})
-            if t.component == "experts":
-                routed[s] += share
-            elif t.component != "embedding" or arch.tied_embeddings and s == pp - 1:
-                dense_read[s] += share  # a tied embedding is read in full as lm_head on the last stage
+                deviations[s][reason] = (extra + (share - g.bytes / dep.tp) * n, names | {g.name})
+            if g.component == "experts":
+                routed[s] += share * n
+            elif g.component != "embedding" or arch.tied_embeddings and s == pp - 1:
+                dense_read[s] += share * n  # a tied embedding is read in full as lm_head on the last stage
     by_component = [ComponentBytes(component=c, params=v[0], bytes=v[1], format=lab)
                     for (c, lab), v in sorted(by_kind.items(), key=lambda item: -item[1][1])]
     return WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
                        routed_expert_bytes=routed, dense_read_bytes=dense_read, stage_deviations=deviations)
 
 
-def _deviation_reason(t: Tensor, dep: Deployment) -> str | None:
+def _deviation_reason(split: str, component: str, dep: Deployment) -> str | None:
     """Why a tensor's per-GPU share is not 1/TP of it, or None when it is (up to rounding to whole bytes)."""
-    if t.split == "replicated" and dep.tp > 1:
-        return f"replicated whole on every TP rank ({t.component})"
-    if t.split == "kv" and dep.kv_heads_per_gpu * dep.tp > dep.arch.kv_heads:
+    if split == "replicated" and dep.tp > 1:
+        return f"replicated whole on every TP rank ({component})"
+    if split == "kv" and dep.kv_heads_per_gpu * dep.tp > dep.arch.kv_heads:
         return (f"KV projections replicated: TP {dep.tp} > {dep.arch.kv_heads} KV heads, each rank keeps "
                 f"{dep.kv_heads_per_gpu} head(s)")
-    if t.split == "expert" and dep.ep > dep.tp:
+    if split == "expert" and dep.ep > dep.tp:
         return f"routed experts split over max(TP, EP) = {dep.ep} GPUs, not TP = {dep.tp}"
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def _short_name(name: str) -> str:
     """A tensor name without its layer prefix: 'model.layers.3.self_attn.q_a_proj' -> 'self_attn.q_a_proj'."""
     return re.sub(r"^model\.layers\.\d+\.", "", name)
