@@ -28,8 +28,10 @@ CLI_OF_TOOL = {
 
 PLACEHOLDERS = [
     ('"X"', "prefill"), ("MODEL", "Llama-3.1-8B"), ("PAGE", "metrics"), ("[SECTION ...]", "ttft tpot"),
-    ("[--all]", "--all"), ("FILE", "results.json"), (" N ", " 1024 "), (" C ", " 4 "),
+    ("[--all]", "--all"), ("FILE", "results.json"),
 ]
+NUMBER_PLACEHOLDERS = {"N": "1024", "T": "4096", "C": "4", "K": "4"}
+"""Single capital letters in a command stand for numbers (tokens, concurrency, draft tokens)."""
 
 
 def tool_rows():
@@ -58,7 +60,8 @@ def test_every_command_in_the_table_is_the_cli_mirror_of_its_tool_and_parses(too
     line = f" {command} "
     for placeholder, value in PLACEHOLDERS:
         line = line.replace(placeholder, value)
-    args = _build_parser().parse_args(shlex.split(line)[1:])  # argparse exits on an unknown flag
+    words = [NUMBER_PLACEHOLDERS.get(w, w) for w in shlex.split(line)]
+    args = _build_parser().parse_args(words[1:])  # argparse exits on an unknown flag
     assert args.command == words[1]
 
 
