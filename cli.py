@@ -2,7 +2,17 @@
 
 Each subcommand turns argv into the same request the MCP tool takes, calls the
 same function in ``tools``, and prints the report: a readable text by default,
-or with ``--json`` exactly the MCP tool's structured output.
+or with ``--json`` the MCP tool's structured output.
+
+Messages speak the command line: the tool runs inside ``argument_names``, so
+``argument("offset")`` in tools/ reads ``--offset`` and ``tool_name("read_reference")``
+reads ``lif read``. The spelling comes from the subcommands' argparse actions
+(an option's long flag, a positional's metavar), with ``cli_names`` defaults
+for request fields that no single flag carries; a subcommand that mirrors an
+MCP tool sets the default ``tool``. Prose written for the caller inside a report
+(a note saying how to read on) is spelled the same way, so with ``--json`` such
+text names flags and ``lif`` commands where the MCP output names arguments and
+tools; every other field is the MCP output exactly.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from . import __version__
-from .tools.errors import FundamentalsError, describe_validation_error
+from .tools.errors import FundamentalsError, argument_names, describe_validation_error
 
 __all__ = ["main"]
 
@@ -32,16 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
-    try:
-        result = args.run(args)
-    except ValidationError as exc:
-        print(f"{PROG} {args.command}: invalid input", file=sys.stderr)
-        for line in describe_validation_error(exc):
-            print(f"  {line}", file=sys.stderr)
-        return 1
-    except FundamentalsError as exc:
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    names, tools = _spelling(parser, args.command)
+    with argument_names(names, tools=tools):
+        try:
+            result = args.run(args)
+        except ValidationError as exc:
+            print(f"{PROG} {args.command}: invalid input", file=sys.stderr)
+            for line in describe_validation_error(exc):
+                print(f"  {line}", file=sys.stderr)
+            return 1
+        except FundamentalsError as exc:
+            print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+            return 1
     if isinstance(result, int):
         return result
     if result is not None:
@@ -51,6 +63,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:  # `lif ... | head`: the reader left; that is not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _spelling(parser: argparse.ArgumentParser, command: str) -> tuple[dict[str, str], dict[str, str]]:
+    """How this command line spells request fields (``{"offset": "--offset"}``) and tools (``{"read_reference": "lif read"}``).
+
+    Fields come from the running subcommand, then from the other subcommands that mirror a tool: a note
+    from ``search`` that says how to read on names ``read``'s flags.
+    """
+    (subcommands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    mirrors = [name for name, sub in subcommands.choices.items() if name != command and sub.get_default("tool")]
+    ordered = [command, *mirrors]
+    names: dict[str, str] = {}
+    tools: dict[str, str] = {}
+    for name in ordered:
+        sub = subcommands.choices[name]
+        for field, spelled in (sub.get_default("cli_names") or {}).items():
+            names.setdefault(field, spelled)
+        for action in sub._actions:
+            if action.dest in {"help", "json", argparse.SUPPRESS}:
+                continue
+            if action.option_strings:
+                spelled = next((o for o in action.option_strings if o.startswith("--")), action.option_strings[0])
+            else:
+                spelled = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+            names.setdefault(action.dest, spelled)
+        if sub.get_default("tool"):
+            tools[sub.get_default("tool")] = f"lif {name}"
+    return names, tools
 
 
 def render(report: BaseModel, *, as_json: bool) -> str:
@@ -137,7 +177,7 @@ def _add_search(subparsers: argparse._SubParsersAction) -> None:
         )
         return search_references(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="search_references")
 
 
 def _add_read(subparsers: argparse._SubParsersAction) -> None:
@@ -161,7 +201,7 @@ def _add_read(subparsers: argparse._SubParsersAction) -> None:
                               whole_page=args.whole_page)
         return read_reference(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="read_reference")
 
 
 def _add_install_skill(subparsers: argparse._SubParsersAction) -> None:
@@ -215,7 +255,8 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
         "--percentiles", default=None, metavar="P[,P...]", help="extra percentiles besides p90, p95, p99, e.g. 50,99.9"
     )
     p.add_argument("--run-index", type=int, default=None, help=fields["run_index"].description)
-    p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help=fields["duration_s"].description)
+    p.add_argument("--duration", dest="duration_s", type=float, default=None, metavar="SECONDS",
+                   help=fields["duration_s"].description)
     p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
     p.add_argument("--plot", default=None, metavar="OUT.png", help="draw TTFT/ITL histograms and output tokens/s over time (needs the 'plot' extra: matplotlib)")
 
@@ -244,7 +285,7 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
             slo_tpot_ms=slos.get("tpot"),
             slo_e2el_ms=slos.get("e2el"),
             percentiles=percentiles,
-            duration_s=args.duration,
+            duration_s=args.duration_s,
             max_file_mb=args.max_file_mb,
         )
         plot_path = _plot_path_or_warn(args.plot)
@@ -253,7 +294,9 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
             print(f"plot written to {plot_path}", file=sys.stderr)
         return report
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="compute_metrics", cli_names={
+        "path": "FILE", "text": "FILE", "slo_ttft_ms": "--goodput ttft:MS", "slo_tpot_ms": "--goodput tpot:MS",
+        "slo_e2el_ms": "--goodput e2el:MS"})
 
 
 _SLO_ITEM = re.compile(r"^[A-Za-z][A-Za-z_]*:[-+0-9.eE]*$")
@@ -321,7 +364,8 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("model", nargs="?", default=None, help=f["model"].description)
     p.add_argument("--config", dest="config_path", default=None, help=f["config_path"].description)
     p.add_argument("--config-json", default=None, help=f["config_json"].description)
-    p.add_argument("--revision", default=f["hub_revision"].default, help=f["hub_revision"].description)
+    p.add_argument("--revision", dest="hub_revision", default=f["hub_revision"].default,
+                   help=f["hub_revision"].description)
     p.add_argument("--offline", action="store_true", help=f["offline"].description)
     p.add_argument("--weights", default=None, help=f["weights"].description, **sweep)
     p.add_argument("--kv", default=f["kv"].default, help=f["kv"].description, **sweep)
@@ -349,7 +393,7 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
         from .tools.sizing.sweep import size_query
 
         query = SizingQuery(
-            model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.revision,
+            model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.hub_revision,
             offline=args.offline, weights=args.weights, kv=args.kv, tokens=args.tokens,
             prompt_tokens=args.prompt_tokens, concurrency=args.concurrency, gpu=args.gpu, gpus=args.gpus, tp=args.tp,
             pp=args.pp, ep=args.ep, gpu_memory_bytes=args.gpu_memory_bytes, overhead_bytes=args.overhead_bytes,
@@ -358,7 +402,7 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
             compute_efficiency=args.compute_efficiency)
         return size_query(query, order=args.sweep_order)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="size_deployment")
 
 
 def _add_plan(subparsers: argparse._SubParsersAction) -> None:
@@ -459,7 +503,7 @@ def _add_audit(subparsers: argparse._SubParsersAction) -> None:
         source = {"text": sys.stdin.read()} if args.file == "-" else {"path": args.file}
         return audit_benchmark(AuditRequest(**source, format=args.format))
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="audit_benchmark", cli_names={"path": "FILE", "text": "FILE"})
 
 
 def _add_upstream(subparsers: argparse._SubParsersAction) -> None:
@@ -486,7 +530,7 @@ def _add_upstream(subparsers: argparse._SubParsersAction) -> None:
         )
         return check_upstream(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, cli_names={"audit": "--no-audit"})
 
 
 _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [

@@ -424,7 +424,7 @@ def test_plot_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    with pytest.raises(InputFormatError, match=r"llm-inference-fundamentals\[plot\]"):
+    with pytest.raises(InputFormatError, match=r"pip install matplotlib"):
         compute_metrics(MetricsRequest(path=str(DATA / "records.jsonl")), plot_path=tmp_path / "p.png")
 
 

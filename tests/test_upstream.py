@@ -286,7 +286,7 @@ def test_bad_ref_is_rejected_naming_the_field(ref):
 
 def test_cli_bad_ref_names_the_field(capsys):
     assert main(["upstream", "--bentoml-ref", "a..b"]) == 1
-    assert "bentoml_ref:" in capsys.readouterr().err
+    assert "  --bentoml-ref: must be a branch, tag or commit SHA" in capsys.readouterr().err
 
 
 def test_cli_threshold_out_of_range_names_the_field(capsys):

@@ -18,7 +18,9 @@ CLI prints ``ErrorName: message`` on stderr and exits 1.
 
 A message that names an argument spells it with ``argument("offset")``: the
 MCP argument name by default, the CLI flag (``--offset``) while the CLI runs a
-command inside ``argument_names(...)``.
+command inside ``argument_names(...)``. A message that names another tool spells
+it with ``tool_name("read_reference")``: the MCP tool name, or the command
+(``lif read``) under the CLI.
 """
 
 from collections.abc import Iterator, Mapping
@@ -28,6 +30,8 @@ from contextvars import ContextVar
 __all__ = [
     "argument",
     "argument_names",
+    "on_command_line",
+    "tool_name",
     "FundamentalsError",
     "describe_validation_error",
     "InputFormatError",
@@ -99,7 +103,10 @@ def describe_validation_error(exc: Exception) -> list[str]:
     """
     lines = []
     for error in exc.errors():  # type: ignore[attr-defined]
-        field = ".".join(str(part) for part in error["loc"])
+        parts = [str(part) for part in error["loc"]]
+        if parts:
+            parts[0] = argument(parts[0])  # the flag on the command line, the argument name over MCP
+        field = ".".join(parts)
         msg = str(error["msg"]).removeprefix("Value error, ")  # pydantic's prefix for a validator's ValueError
         # a whole-model check (loc empty) names its own fields in the message, e.g. "gpus (4) must be ..."
         lines.append(f"{field}: {msg}" if field else msg)
@@ -107,6 +114,7 @@ def describe_validation_error(exc: Exception) -> list[str]:
 
 
 _ARGUMENT_NAMES: ContextVar[Mapping[str, str] | None] = ContextVar("argument_names", default=None)
+_TOOL_NAMES: ContextVar[Mapping[str, str] | None] = ContextVar("tool_names", default=None)
 
 
 def argument(name: str) -> str:
@@ -115,11 +123,25 @@ def argument(name: str) -> str:
     return names.get(name, name) if names else name
 
 
+def tool_name(name: str) -> str:
+    """How the caller invokes the MCP tool ``name``: the tool name, or its command (``lif read``) under the CLI."""
+    names = _TOOL_NAMES.get()
+    return names.get(name, name) if names else name
+
+
+def on_command_line() -> bool:
+    """True while the CLI runs a command (inside ``argument_names``); messages then speak flags and commands."""
+    return _ARGUMENT_NAMES.get() is not None
+
+
 @contextmanager
-def argument_names(names: Mapping[str, str]) -> Iterator[None]:
-    """Within the block, ``argument(field)`` returns ``names[field]`` (e.g. ``{"offset": "--offset"}``)."""
+def argument_names(names: Mapping[str, str], *, tools: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Within the block ``argument(field)`` returns ``names[field]`` (e.g. ``{"offset": "--offset"}``) and
+    ``tool_name(tool)`` returns ``tools[tool]`` (e.g. ``{"read_reference": "lif read"}``)."""
     token = _ARGUMENT_NAMES.set(names)
+    tools_token = _TOOL_NAMES.set(tools or {})
     try:
         yield
     finally:
+        _TOOL_NAMES.reset(tools_token)
         _ARGUMENT_NAMES.reset(token)

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..errors import argument
+
 __all__ = [
     "MAX_TEXT_CHARS",
     "AuditReport",
@@ -48,15 +50,16 @@ class AuditRequest(BaseModel):
         if isinstance(value, (dict, list)):
             value = json.dumps(value, indent=1)
         if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
-            raise ValueError(f"{len(value):,} characters exceeds the {MAX_TEXT_CHARS:,}-character limit; pass a path for large result files")
+            raise ValueError(f"{len(value):,} characters exceeds the {MAX_TEXT_CHARS:,}-character limit; "
+                             f"pass {argument('path')} for large result files")
         return value
 
     @model_validator(mode="after")
     def _one_source(self) -> AuditRequest:
         if (self.text is None) == (self.path is None):
-            raise ValueError("give exactly one of 'text' (inline content) or 'path' (a file)")
+            raise ValueError(f"give exactly one of {argument('text')} (inline content) or {argument('path')} (a file)")
         if self.text is not None and not self.text.strip():
-            raise ValueError("text: empty; paste the write-up, manifest or result file to audit")
+            raise ValueError(f"{argument('text')}: empty; paste the write-up, manifest or result file to audit")
         return self
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import InputFormatError
+from ..errors import InputFormatError, argument
 from .findings import ITEM_GROUPS
 from .manifest import BenchmarkManifest
 from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding
@@ -45,12 +45,12 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
             else:
                 fmt = "result"
         elif data is None:
-            raise InputFormatError(f"format: '{fmt}' needs JSON or YAML input (or .jsonl/.csv for results); this input parses as neither")
+            raise InputFormatError(f"{argument('format')}: '{fmt}' needs JSON or YAML input (or .jsonl/.csv for results); this input parses as neither")
     if fmt == "markdown":
         if suffix in (".json", ".jsonl", ".csv", ".yaml", ".yml") and request.format == "markdown":
             pass
         if not text.strip():
-            raise InputFormatError("text: empty write-up; nothing to audit")
+            raise InputFormatError(f"{argument('text')}: empty write-up; nothing to audit")
         writeup = parse_writeup(text)
         raw_items, raw_rules, conflicts, searched = judge_writeup(writeup)
         items = [ItemFinding(id=f.id, group=ITEM_GROUPS[f.id], status=f.status,

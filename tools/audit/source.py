@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputFormatError
+from ..errors import InputFormatError, argument
 from .models import MAX_TEXT_CHARS, AuditRequest
 
 __all__ = ["MANIFEST_KEYS", "MAX_RESULT_FILE_BYTES", "parse_structured", "read_source"]
@@ -26,25 +26,25 @@ def read_source(request: AuditRequest) -> tuple[str, str, str]:
     if request.text is not None:
         text = request.text if isinstance(request.text, str) else json.dumps(request.text, indent=1)
         if "\x00" in text:
-            raise InputFormatError("text: contains NUL bytes (binary data?); paste a markdown/plain-text write-up, a manifest or a result JSON")
+            raise InputFormatError(f"{argument('text')}: contains NUL bytes (binary data?); paste a markdown/plain-text write-up, a manifest or a result JSON")
         return text, "inline", ""
     path = Path(request.path).expanduser()
     if not path.is_file():
-        raise InputFormatError(f"path: no such file: {request.path}")
+        raise InputFormatError(f"{argument('path')}: no such file: {request.path}")
     size = path.stat().st_size
     suffix = path.suffix.lower()
     limit = MAX_RESULT_FILE_BYTES if suffix in (".json", ".jsonl", ".csv") else MAX_TEXT_CHARS * 4
     if size > limit:
-        raise InputFormatError(f"path: {request.path} is {size:,} bytes; the limit for {suffix or 'text'} files is {limit:,} bytes")
+        raise InputFormatError(f"{argument('path')}: {request.path} is {size:,} bytes; the limit for {suffix or 'text'} files is {limit:,} bytes")
     data = path.read_bytes()
     if b"\x00" in data:
-        raise InputFormatError(f"path: {request.path} looks binary (NUL bytes); expected a markdown/text write-up, a JSON/YAML manifest or a result file")
+        raise InputFormatError(f"{argument('path')}: {request.path} looks binary (NUL bytes); expected a markdown/text write-up, a JSON/YAML manifest or a result file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputFormatError(f"path: {request.path} is not UTF-8 text (byte {exc.start}); expected a write-up, manifest or result file") from None
+        raise InputFormatError(f"{argument('path')}: {request.path} is not UTF-8 text (byte {exc.start}); expected a write-up, manifest or result file") from None
     if not text.strip():
-        raise InputFormatError(f"path: {request.path} is empty; nothing to audit")
+        raise InputFormatError(f"{argument('path')}: {request.path} is empty; nothing to audit")
     return text, str(request.path), suffix
 
 

@@ -1,6 +1,6 @@
 """Draw a benchmark trace: TTFT and ITL histograms and output tokens/s over time (one PNG).
 
-Needs matplotlib, an optional extra (``pip install 'llm-inference-fundamentals[plot]'``);
+Needs matplotlib, the optional ``plot`` extra (installed beside the package: ``pip install matplotlib``);
 it is imported here only, and its absence is an ``InputFormatError`` that says how to install it.
 """
 
@@ -13,7 +13,8 @@ from .records import Trace
 
 __all__ = ["PLOT_EXTRA_HINT", "plot_available", "plot_trace", "token_arrival_times"]
 
-PLOT_EXTRA_HINT = "matplotlib is not installed; install the extra: pip install 'llm-inference-fundamentals[plot]'"
+PLOT_EXTRA_HINT = ("matplotlib is not installed; add it where llm-inference-fundamentals runs (the [plot] extra): "
+                   "pip install matplotlib in its environment, or uv tool install --with matplotlib ...")
 
 
 def plot_available() -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputFormatError
+from ..errors import InputFormatError, argument
 
 __all__ = ["InputSource", "json_error", "loads", "open_input", "resolve_input_path", "safe_name"]
 
@@ -30,29 +30,29 @@ def resolve_input_path(path: str, *, max_bytes: int) -> Path:
     no reported size (e.g. /proc entries) are refused, and reading stops at the cap anyway.
     """
     if not path or "\x00" in path:
-        raise InputFormatError("path: empty or contains a NUL byte")
+        raise InputFormatError(f"{argument('path')}: empty or contains a NUL byte")
     try:
         resolved = Path(path).expanduser().resolve(strict=True)
     except FileNotFoundError:
-        raise InputFormatError(f"path: {path!r} does not exist") from None
+        raise InputFormatError(f"{argument('path')}: {path!r} does not exist") from None
     except (OSError, RuntimeError) as exc:  # permission, symlink loop
-        raise InputFormatError(f"path: {path!r} cannot be resolved ({exc.__class__.__name__})") from None
+        raise InputFormatError(f"{argument('path')}: {path!r} cannot be resolved ({exc.__class__.__name__})") from None
     try:
         st = resolved.stat()
     except OSError as exc:
-        raise InputFormatError(f"path: {path!r} cannot be read ({exc.strerror})") from None
+        raise InputFormatError(f"{argument('path')}: {path!r} cannot be read ({exc.strerror})") from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise InputFormatError(f"path: {path!r} is {kind}; give a result file (JSON, JSONL or CSV)")
+        raise InputFormatError(f"{argument('path')}: {path!r} is {kind}; give a result file (JSON, JSONL or CSV)")
     if st.st_size == 0:
-        raise InputFormatError(f"path: {path!r} is empty")
+        raise InputFormatError(f"{argument('path')}: {path!r} is empty")
     if st.st_size > max_bytes:
         raise InputFormatError(
-            f"path: {path!r} is {st.st_size / 2**20:.1f} MiB, over the {max_bytes / 2**20:.0f} MiB cap "
-            "(raise max_file_mb, or split the file)"
+            f"{argument('path')}: {path!r} is {st.st_size / 2**20:.1f} MiB, over the {max_bytes / 2**20:.0f} MiB cap "
+            f"(raise {argument('max_file_mb')}, or split the file)"
         )
     if not os.access(resolved, os.R_OK):
-        raise InputFormatError(f"path: {path!r} is not readable")
+        raise InputFormatError(f"{argument('path')}: {path!r} is not readable")
     return resolved
 
 
@@ -149,7 +149,7 @@ def open_input(*, path: str | None, text: str | None, max_bytes: int) -> InputSo
     if text is None:
         raise InputFormatError("give one of path, text or records")
     if len(text.encode("utf-8", errors="replace")) > max_bytes:
-        raise InputFormatError(f"text: more than {max_bytes / 2**20:.0f} MiB")
+        raise InputFormatError(f"{argument('text')}: more than {max_bytes / 2**20:.0f} MiB")
     if not text.strip():
-        raise InputFormatError("text: empty")
+        raise InputFormatError(f"{argument('text')}: empty")
     return InputSource(label="text", max_bytes=max_bytes, text=text)

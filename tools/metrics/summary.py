@@ -30,6 +30,7 @@ from .formats.generic import read_records
 from .goodput import good_mask
 from .latency import Distribution, distribution, percentile_key, tpot_s
 from .records import RequestRecord, SourceReported, Trace
+from ..errors import argument
 from .crosscheck import compare_with_source
 from .source import open_input
 from .workload import Workload, describe_workload
@@ -551,7 +552,8 @@ def _report(trace: Trace, request: MetricsRequest) -> MetricsReport:
                 basis = "first request send to last token of the records (start_s .. start_s + e2el)"
     if duration is None:
         basis = "unknown"
-        warnings.append("no duration: the input has no timestamps or duration; set duration_s to get throughput")
+        warnings.append("no duration: the input has no timestamps or duration; "
+                        f"set {argument('duration_s')} to get throughput")
 
     if "total_output_tokens" in summary:
         total_out: float | None = summary["total_output_tokens"]

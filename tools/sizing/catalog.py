@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import UnknownGPUError, UnknownModelError
+from ..errors import UnknownGPUError, UnknownModelError, argument
 
 __all__ = [
     "CatalogModel",
@@ -173,8 +173,8 @@ def lookup_model(name: str) -> CatalogModel:
         hint = suggest_models(name)
         also = f"; closest catalog entries: {', '.join(hint)}" if hint else ""
         raise UnknownModelError(
-            f"model: '{name}' is not in the catalog{also}. Give a catalog name, a Hugging Face "
-            "repo id (org/name) or a config.json (config_path / config_json)."
+            f"{argument('model')}: '{name}' is not in the catalog{also}. Give a catalog name, a Hugging Face "
+            f"repo id (org/name) or a config.json ({argument('config_path')} / {argument('config_json')})."
         )
     return found
 
@@ -193,5 +193,5 @@ def lookup_gpu(name: str) -> GPUSpec:
                 names.append(index[k].id)
         valid = ", ".join(g.id for g in gpu_catalog())
         hint = f"closest: {', '.join(names[:3])}; " if names else ""
-        raise UnknownGPUError(f"gpu: '{name}' is not in the catalog; {hint}valid values: {valid}")
+        raise UnknownGPUError(f"{argument('gpu')}: '{name}' is not in the catalog; {hint}valid values: {valid}")
     return found

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ModelConfigError
+from ..errors import ModelConfigError, argument
 from .architecture import Architecture, cached_architecture
 from .ceilings import roofline_ceilings
 from .formats import KVFormat, WeightFormat
@@ -57,7 +57,7 @@ def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, 
         notes.append(f"no tokens given: every sequence is sized at the configured max context {tokens:,}; "
                      "that is capacity, not a workload; pass tokens for the real prompt + output length")
     else:
-        raise ModelConfigError("tokens: not given and the config has no max_position_embeddings")
+        raise ModelConfigError(f"{argument('tokens')}: not given and the config has no max_position_embeddings")
     if arch.max_position and tokens > arch.max_position:
         notes.append(f"tokens {tokens:,} exceed the model's max_position_embeddings {arch.max_position:,}")
     return tokens, basis, notes

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import ModelConfigError
+from ..errors import ModelConfigError, argument
 
 __all__ = [
     "GGUF_TYPES",
@@ -170,7 +170,7 @@ def weight_format(name: str) -> WeightFormat:
     if m:
         group = 0 if m.group(4) else int(m.group(3) or 128)
         if group and not 8 <= group <= 8192:
-            raise ModelConfigError(f"weights: group size {group} out of range 8..8192")
+            raise ModelConfigError(f"{argument('weights')}: group size {group} out of range 8..8192")
         return _int4(m.group(2), group, int(m.group(1)))
     if key in ("int4", "awq", "gptq"):
         return _int4("gptq" if key == "gptq" else "awq", 128)
@@ -198,11 +198,11 @@ def weight_format(name: str) -> WeightFormat:
     if m:
         bpw = float(m.group(1))
         if not 1.0 <= bpw <= 16.0:
-            raise ModelConfigError(f"weights: GGUF bits per weight {bpw} out of range 1..16")
+            raise ModelConfigError(f"{argument('weights')}: GGUF bits per weight {bpw} out of range 1..16")
         return WeightFormat(f"gguf-{bpw:g}bpw", bpw, scale="gguf", group_size=1, other_bytes=4, exact=False,
                             description=f"GGUF at an average {bpw:g} bits/weight (as given)")
     raise ModelConfigError(
-        f"weights: unknown format '{name}'; valid values: {', '.join(WEIGHT_FORMAT_NAMES)}"
+        f"{argument('weights')}: unknown format '{name}'; valid values: {', '.join(WEIGHT_FORMAT_NAMES)}"
     )
 
 
@@ -354,7 +354,7 @@ def _compressed_tensors(qc: dict[str, Any], method: str) -> tuple[WeightFormat, 
         fmt = WeightFormat(f"int4-g{g}", 4, scale="group", group_size=g, scale_bytes=2, zero_bytes=0 if sym else 0.5,
                            description=f"int4 packed, group {g}, bf16 scale{'' if sym else ' + zero'} per group")
         return _with_skips(fmt, skip), basis
-    raise ModelConfigError(f"quantization_config.config_groups: {basis} is not modelled; pass weights=<format>")
+    raise ModelConfigError(f"quantization_config.config_groups: {basis} is not modelled; give {argument('weights')} explicitly")
 
 
 
@@ -415,5 +415,5 @@ def kv_format(name: str, model_dtype: str) -> KVFormat:
         key = {"bf16": "bf16", "fp16": "fp16", "fp32": "fp32"}.get(model_dtype, "bf16")
     key = _KV_ALIASES.get(key, key)
     if key not in KV_FORMATS:
-        raise ModelConfigError(f"kv: unknown KV format '{name}'; valid values: auto, {', '.join(KV_FORMATS)}")
+        raise ModelConfigError(f"{argument('kv')}: unknown KV format '{name}'; valid values: auto, {', '.join(KV_FORMATS)}")
     return KV_FORMATS[key]

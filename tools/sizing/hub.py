@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import InputFormatError, NetworkUnavailableError, UnknownModelError
+from ..errors import InputFormatError, NetworkUnavailableError, UnknownModelError, argument
 
 __all__ = ["HubModel", "cache_dir", "fetch_hub_model"]
 
@@ -67,30 +67,30 @@ def _get_json(client: Any, url: str, repo_id: str, *, optional: bool) -> dict[st
         resp = client.get(url)
     except httpx.TimeoutException as exc:
         raise NetworkUnavailableError(
-            f"model: timed out fetching {url} ({exc.__class__.__name__}); pass config_path with a local "
+            f"{argument('model')}: timed out fetching {url} ({exc.__class__.__name__}); pass {argument('config_path')} with a local "
             "config.json or use a catalog name") from exc
     except httpx.HTTPError as exc:
         raise NetworkUnavailableError(
-            f"model: could not reach the Hugging Face Hub for '{repo_id}' ({exc.__class__.__name__}); offline? "
-            "Pass config_path with a downloaded config.json or use a catalog name") from exc
+            f"{argument('model')}: could not reach the Hugging Face Hub for '{repo_id}' ({exc.__class__.__name__}); offline? "
+            f"Pass {argument('config_path')} with a downloaded config.json or use a catalog name") from exc
     if resp.status_code in (401, 403):
         raise NetworkUnavailableError(
-            f"model: the Hub refused '{repo_id}' (HTTP {resp.status_code}): the repo is gated or private. Accept its "
-            "licence on huggingface.co and set HF_TOKEN, or pass config_path with its config.json")
+            f"{argument('model')}: the Hub refused '{repo_id}' (HTTP {resp.status_code}): the repo is gated or private. Accept its "
+            f"licence on huggingface.co and set HF_TOKEN, or pass {argument('config_path')} with its config.json")
     if resp.status_code == 404:
         if optional:
             return None
-        raise UnknownModelError(f"model: '{repo_id}' has no config.json on the Hub (HTTP 404 for {url})")
+        raise UnknownModelError(f"{argument('model')}: '{repo_id}' has no config.json on the Hub (HTTP 404 for {url})")
     if resp.status_code >= 400:
-        raise NetworkUnavailableError(f"model: the Hub answered HTTP {resp.status_code} for {url}")
+        raise NetworkUnavailableError(f"{argument('model')}: the Hub answered HTTP {resp.status_code} for {url}")
     if len(resp.content) > _MAX_BYTES:
-        raise InputFormatError(f"model: {url} is {len(resp.content):,} bytes, over the {_MAX_BYTES:,}-byte limit")
+        raise InputFormatError(f"{argument('model')}: {url} is {len(resp.content):,} bytes, over the {_MAX_BYTES:,}-byte limit")
     try:
         data = json.loads(resp.content)
     except ValueError as exc:
-        raise InputFormatError(f"model: {url} is not valid JSON ({exc})") from exc
+        raise InputFormatError(f"{argument('model')}: {url} is not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
-        raise InputFormatError(f"model: {url} is not a JSON object")
+        raise InputFormatError(f"{argument('model')}: {url} is not a JSON object")
     return data
 
 
@@ -102,9 +102,9 @@ def fetch_hub_model(repo_id: str, *, revision: str = "main", offline: bool = Fal
     ``offline=True`` only the cache is used.
     """
     if not _REPO_RE.match(repo_id):
-        raise UnknownModelError(f"model: '{repo_id}' is not a Hugging Face repo id (expected 'org/name')")
+        raise UnknownModelError(f"{argument('model')}: '{repo_id}' is not a Hugging Face repo id (expected 'org/name')")
     if not _REV_RE.match(revision) or ".." in revision:
-        raise InputFormatError(f"hub_revision: '{revision}' is not a valid revision name")
+        raise InputFormatError(f"{argument('hub_revision')}: '{revision}' is not a valid revision name")
     path = _cache_file(repo_id, revision)
     base_url = f"{ENDPOINT}/{repo_id}/resolve/{revision}"
     if path.is_file():
@@ -115,8 +115,8 @@ def fetch_hub_model(repo_id: str, *, revision: str = "main", offline: bool = Fal
             path.unlink(missing_ok=True)  # a corrupt cache entry is refetched
     if offline:
         raise NetworkUnavailableError(
-            f"model: '{repo_id}' is not in the catalog or the Hub cache ({path.parent}) and offline mode is on; "
-            "pass config_path with its config.json")
+            f"{argument('model')}: '{repo_id}' is not in the catalog or the Hub cache ({path.parent}) and {argument('offline')} is on; "
+            f"pass {argument('config_path')} with its config.json")
     import httpx
 
     headers = {"User-Agent": "llm-inference-fundamentals"}

@@ -6,7 +6,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..errors import ModelConfigError
+from ..errors import ModelConfigError, argument
 from .architecture import Architecture, LayerSpec
 from .formats import KVFormat, kv_format
 from .placement import Deployment
@@ -21,7 +21,7 @@ def pick_kv_format(request: SizingRequest, arch: Architecture) -> KVFormat:
     """The KV-cache format ('auto' = the model dtype); fp8_ds_mla exists only for MLA latents."""
     kvf = kv_format(request.kv, arch.dtype)
     if kvf.name == "fp8_ds_mla" and arch.mla is None:
-        raise ModelConfigError("kv: fp8_ds_mla applies to MLA models (kv_lora_rank) only")
+        raise ModelConfigError(f"{argument('kv')}: fp8_ds_mla applies to MLA models (kv_lora_rank) only")
     return kvf
 
 
@@ -129,7 +129,7 @@ def kv_notes(dep: Deployment, kv: KVTally) -> list[str]:
     arch, tp = dep.arch, dep.tp
     notes: list[str] = []
     if arch.mla is None and tp > arch.kv_heads:
-        notes.append(f"tp {tp} > {arch.kv_heads} KV heads: each GPU keeps 1 KV head, so KV is replicated "
+        notes.append(f"{argument('tp')} {tp} > {arch.kv_heads} KV heads: each GPU keeps 1 KV head, so KV is replicated "
                      f"{tp // arch.kv_heads}x across the TP group (vLLM)")
     if arch.mla is not None and tp > 1:
         notes.append(f"MLA: every TP rank keeps the full {arch.mla[0] + arch.mla[1]}-wide latent per layer; "

@@ -10,7 +10,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..errors import ModelConfigError
+from ..errors import ModelConfigError, argument
 from .architecture import Architecture
 from .formats import KVFormat
 from .report import Parallelism
@@ -39,22 +39,22 @@ def check_parallelism(arch: Architecture, request: SizingRequest) -> None:
     tp, ep = request.tp, request.ep
     valid = valid_tp(arch)
     if arch.heads % tp:
-        raise ModelConfigError(f"tp: {tp} does not divide num_attention_heads ({arch.heads}); "
-                               f"valid tp values for this model: {', '.join(map(str, valid))}")
+        raise ModelConfigError(f"{argument('tp')}: {tp} does not divide num_attention_heads ({arch.heads}); "
+                               f"valid {argument('tp')} values for this model: {', '.join(map(str, valid))}")
     if arch.mla is None and arch.kv_heads % tp and tp % arch.kv_heads:
-        raise ModelConfigError(f"tp: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it; "
-                               f"valid tp values for this model: {', '.join(map(str, valid))}")
+        raise ModelConfigError(f"{argument('tp')}: {tp} must divide num_key_value_heads ({arch.kv_heads}) or be a multiple of it; "
+                               f"valid {argument('tp')} values for this model: {', '.join(map(str, valid))}")
     if ep > 1 and not arch.experts:
-        raise ModelConfigError(f"ep: {ep} given but the model has no experts")
+        raise ModelConfigError(f"{argument('ep')}: {ep} given but the model has no experts")
     _, dp = _data_parallel(request)
     if ep > tp * dp:
-        raise ModelConfigError(f"ep: {ep} exceeds the GPUs of one pipeline stage (tp x dp = {tp * dp}); raise gpus")
+        raise ModelConfigError(f"{argument('ep')}: {ep} exceeds the GPUs of one pipeline stage ({argument('tp')} x dp = {tp * dp}); raise {argument('gpus')}")
 
 
 def _stages(L: int, pp: int) -> tuple[tuple[int, ...], ...]:
     """Layer indices per pipeline stage, as vLLM's get_pp_indices (extra layers to the earlier stages)."""
     if pp > L:
-        raise ModelConfigError(f"pp: {pp} pipeline stages exceed the model's {L} layers")
+        raise ModelConfigError(f"{argument('pp')}: {pp} pipeline stages exceed the model's {L} layers")
     return _split(L, pp)
 
 

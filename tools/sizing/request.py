@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..errors import argument
+
 __all__ = ["SizingRequest"]
 
 
@@ -78,10 +80,13 @@ class SizingRequest(BaseModel):
     def _check(self) -> SizingRequest:
         given = [n for n in ("model", "config_path", "config_json") if getattr(self, n) is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of model, config_path, config_json "
-                             f"(got {', '.join(given) if given else 'none'})")
+            names = ", ".join(argument(n) for n in ("model", "config_path", "config_json"))
+            got = ", ".join(argument(n) for n in given) if given else "none"
+            raise ValueError(f"give exactly one of {names} (got {got})")
         if self.gpus is not None and self.gpus % (self.tp * self.pp):
-            raise ValueError(f"gpus ({self.gpus}) must be a multiple of tp x pp ({self.tp} x {self.pp})")
+            raise ValueError(f"{argument('gpus')} ({self.gpus}) must be a multiple of {argument('tp')} x {argument('pp')} "
+                             f"({self.tp} x {self.pp})")
         if self.prompt_tokens is not None and self.tokens is not None and self.prompt_tokens > self.tokens:
-            raise ValueError(f"prompt_tokens ({self.prompt_tokens}) cannot exceed tokens ({self.tokens})")
+            raise ValueError(f"{argument('prompt_tokens')} ({self.prompt_tokens}) cannot exceed {argument('tokens')} "
+                             f"({self.tokens})")
         return self

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputFormatError, UnknownModelError
+from ..errors import InputFormatError, UnknownModelError, argument
 from .catalog import find_model, lookup_model, suggest_models
 from .request import SizingRequest
 
@@ -41,13 +41,13 @@ def _model_from_json(given: dict[str, Any] | str) -> LoadedModel:
     cfg: Any = given
     if isinstance(cfg, str):
         if len(cfg) > _MAX_CONFIG_BYTES:
-            raise InputFormatError(f"config_json: {len(cfg):,} characters, over the {_MAX_CONFIG_BYTES:,} limit")
+            raise InputFormatError(f"{argument('config_json')}: {len(cfg):,} characters, over the {_MAX_CONFIG_BYTES:,} limit")
         try:
             cfg = json.loads(cfg)
         except ValueError as exc:
-            raise InputFormatError(f"config_json: not valid JSON ({exc})") from exc
+            raise InputFormatError(f"{argument('config_json')}: not valid JSON ({exc})") from exc
     if not isinstance(cfg, dict):
-        raise InputFormatError("config_json: expected a JSON object (a Hugging Face config.json)")
+        raise InputFormatError(f"{argument('config_json')}: expected a JSON object (a Hugging Face config.json)")
     arches = cfg.get("architectures")
     label = cfg.get("_name_or_path") or (arches[0] if isinstance(arches, list) and arches else "inline config")
     return LoadedModel(cfg, str(label)[:200], "inline config_json")
@@ -57,17 +57,17 @@ def _model_from_file(config_path: str) -> LoadedModel:
     """A config.json on disk, named after its folder; refused unread when larger than a config can be."""
     path = Path(config_path).expanduser()
     if not path.is_file():
-        raise InputFormatError(f"config_path: '{config_path}' is not a readable file")
+        raise InputFormatError(f"{argument('config_path')}: '{config_path}' is not a readable file")
     size = path.stat().st_size
     if size > _MAX_CONFIG_BYTES:
-        raise InputFormatError(f"config_path: file is {size:,} bytes, over the {_MAX_CONFIG_BYTES:,}-byte limit "
+        raise InputFormatError(f"{argument('config_path')}: file is {size:,} bytes, over the {_MAX_CONFIG_BYTES:,}-byte limit "
                                "(a config.json is a few KB)")
     try:
         cfg = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InputFormatError(f"config_path: '{path}' is not valid JSON ({exc})") from exc
+        raise InputFormatError(f"{argument('config_path')}: '{path}' is not valid JSON ({exc})") from exc
     if not isinstance(cfg, dict):
-        raise InputFormatError(f"config_path: '{path}' does not hold a JSON object")
+        raise InputFormatError(f"{argument('config_path')}: '{path}' does not hold a JSON object")
     return LoadedModel(cfg, path.parent.name or path.name, f"config file {path}")
 
 

@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ..errors import FundamentalsError, InputFormatError
+from ..errors import FundamentalsError, InputFormatError, tool_name
 from .deployment import size_deployment
 from .report import GiB, SizingReport
 from .request import SizingRequest
@@ -125,7 +125,7 @@ def combinations(query: BaseModel, *, order: Sequence[str] = ()) -> tuple[list[S
     if count > MAX_COMBINATIONS:
         sizes = " x ".join(f"{len(a.values)} {a.field}" for a in axes)
         raise InputFormatError(f"sweep: {sizes} = {count:,} combinations, over the {MAX_COMBINATIONS} limit; "
-                               "narrow a list or use plan_deployment")
+                               f"narrow a list or use {tool_name('plan_deployment')}")
     base = {name: getattr(query, name) for name in SizingRequest.model_fields}
     for name in SWEEPABLE:  # one-element lists are scalars
         if isinstance(base[name], list) and len(base[name]) == 1:

@@ -140,7 +140,7 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
     if detected in ("vllm", "sglang"):
         index = 0 if run_index is None else run_index
         if not 0 <= index < runs:
-            raise InputFormatError(f"{source.label}: run_index {index} is out of range; the file holds {runs} runs (0-{runs - 1})")
+            raise InputFormatError(f"{source.label}: {argument('run_index')} {index} is out of range; the file holds {runs} runs (0-{runs - 1})")
         if whole is None and index == 0:
             obj, number = first_obj, first[0]  # already parsed: a detailed file can be one 100 MB line
         else:
@@ -149,7 +149,7 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         reader = read_vllm_run if detected == "vllm" else read_sglang_run
         trace = reader(obj, where, source=source.label)
         if runs > 1 and run_index is None:
-            trace.warnings.append(f"the file holds {runs} runs (one per line); computed run 0 (set run_index)")
+            trace.warnings.append(f"the file holds {runs} runs (one per line); computed run 0 (set {argument('run_index')})")
         return trace
     doc = whole if whole is not None else first_obj
     if runs > 1:
@@ -166,7 +166,7 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         return read_genai_perf(doc, label=source.label, run_index=run_index)
     if detected in ("aiperf-summary", "genai-perf-summary"):
         return read_metric_summary(doc, label=source.label)
-    raise InputFormatError(f"format: {fmt!r} is not one of: auto, {', '.join(FORMATS)}")
+    raise InputFormatError(f"{argument('format')}: {fmt!r} is not one of: auto, {', '.join(FORMATS)}")
 
 
 _LOOKS_LIKE = {

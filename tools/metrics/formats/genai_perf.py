@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...errors import InputFormatError
+from ...errors import InputFormatError, argument
 from ..records import SourceReported, Trace, TraceBuilder
 from .fields import mapping, optional_number
 
@@ -70,7 +70,7 @@ def read_genai_perf(obj: dict[str, Any], *, label: str, run_index: int | None) -
     experiments = obj["experiments"]
     index = 0 if run_index is None else run_index
     if not 0 <= index < len(experiments):
-        raise InputFormatError(f"{label}: run_index {index} is out of range; the file has {len(experiments)} experiments")
+        raise InputFormatError(f"{label}: {argument('run_index')} {index} is out of range; the file has {len(experiments)} experiments")
     where = f"{label}: experiments[{index}]"
     requests = mapping(experiments[index], where).get("requests")
     if not isinstance(requests, list):

@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import Any
 
-from ...errors import InputFormatError
+from ...errors import InputFormatError, argument
 from ..records import LoadSetting, SourceReported, Trace, TraceBuilder
 from .fields import mapping, optional_number
 
@@ -89,7 +89,7 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
         raise InputFormatError(f"{label}: field 'benchmarks' is empty")
     index = 0 if run_index is None else run_index
     if not 0 <= index < len(benchmarks):
-        raise InputFormatError(f"{label}: run_index {index} is out of range; the file has {len(benchmarks)} benchmarks (0-{len(benchmarks) - 1})")
+        raise InputFormatError(f"{label}: {argument('run_index')} {index} is out of range; the file has {len(benchmarks)} benchmarks (0-{len(benchmarks) - 1})")
     where = f"{label}: benchmarks[{index}]"
     bench = mapping(benchmarks[index], where)
     requests = mapping(bench.get("requests"), f"{where}.requests")
@@ -146,7 +146,7 @@ def read_guidellm(obj: dict[str, Any], *, label: str, run_index: int | None) -> 
         trace.duration_s = duration
         trace.duration_basis = "the benchmark's 'duration' (guidellm's measurement window)"
     if len(benchmarks) > 1 and run_index is None:
-        trace.warnings.append(f"the file holds {len(benchmarks)} benchmarks; computed benchmarks[0] (set run_index)")
+        trace.warnings.append(f"the file holds {len(benchmarks)} benchmarks; computed benchmarks[0] (set {argument('run_index')})")
     trace.load = _load(bench)
     trace.output_token_source = "server usage (guidellm prefers the response's usage; else one token per chunk)"
     trace.source_reported = SourceReported(tool="guidellm", figures=_figures(bench), definition_differences=DIFFERENCES)
