@@ -468,7 +468,7 @@ def _add_plan(subparsers: argparse._SubParsersAction) -> None:
             listed_prices=args.listed_prices, rank_by=args.rank_by, top=args.top)
         return plan_deployment(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="plan_deployment")
 
 
 def _add_audit(subparsers: argparse._SubParsersAction) -> None:

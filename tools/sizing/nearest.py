@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import FundamentalsError
+from ..errors import FundamentalsError, argument, on_command_line
 from .catalog import gpu_catalog
 from .deployment import memory_fit
 from .formats import KV_FORMATS, weight_format
@@ -71,8 +71,15 @@ def nearest_fits(request: SizingRequest, report: SizingReport) -> list[NearestFi
             continue  # e.g. a TP the model does not divide
         if fit.fits and fit.margin_bytes is not None:
             kinds.add(kind)
-            found.append(NearestFit(change=", ".join(f"{k}={v}" for k, v in change.items()), arguments=change,
+            found.append(NearestFit(change=_spelled(change), arguments=change,
                                     margin_bytes=fit.margin_bytes))
         if len(found) == _MAX_SHOWN:
             break
     return found
+
+
+def _spelled(change: dict) -> str:
+    """The change as the caller types it: ``--tp 4, --gpus 4`` on the command line, ``tp=4, gpus=4`` over MCP."""
+    if on_command_line():
+        return ", ".join(f"{argument(k)} {v}" for k, v in change.items())
+    return ", ".join(f"{k}={v}" for k, v in change.items())

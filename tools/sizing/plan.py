@@ -92,16 +92,18 @@ class PlanRequest(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> PlanRequest:
         given = [n for n in ("model", "config_path", "config_json") if getattr(self, n) is not None]
+        a = argument
         if len(given) != 1:
-            raise ValueError("give exactly one of model, config_path, config_json "
-                             f"(got {', '.join(given) if given else 'none'})")
+            got = ", ".join(a(n) for n in given) if given else "none"
+            raise ValueError(f"give exactly one of {a('model')}, {a('config_path')}, {a('config_json')} (got {got})")
         if self.tokens is None and (self.prompt_tokens is None or self.output_tokens is None):
-            raise ValueError("give tokens (resident per sequence) or both prompt_tokens and output_tokens")
+            raise ValueError(f"give {a('tokens')} (resident per sequence) or both {a('prompt_tokens')} and "
+                             f"{a('output_tokens')}")
         if (self.concurrency is None) == (self.request_rate is None):
-            raise ValueError("give exactly one of concurrency, request_rate")
+            raise ValueError(f"give exactly one of {a('concurrency')}, {a('request_rate')}")
         if self.request_rate is not None and (self.output_tokens is None or self.min_decode_tokens_per_s is None):
-            raise ValueError("request_rate needs output_tokens and min_decode_tokens_per_s to turn a rate into "
-                             "resident sequences (Little's law)")
+            raise ValueError(f"{a('request_rate')} needs {a('output_tokens')} and {a('min_decode_tokens_per_s')} to "
+                             "turn a rate into resident sequences (Little's law)")
         return self
 
 
