@@ -380,26 +380,35 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ep", default=f["ep"].default, help=f["ep"].description, kind=int, **sweep)
     p.add_argument("--gpu-memory-bytes", type=int, default=None, help=f["gpu_memory_bytes"].description)
     p.add_argument("--overhead-bytes", type=int, default=None, help=f["overhead_bytes"].description)
-    p.add_argument("--memory-utilization", default=f["memory_utilization"].default,
-                   help=f["memory_utilization"].description, kind=float, **sweep)
+    p.add_argument("--memory-utilization", default=None,
+                   help=f["memory_utilization"].description + " Default 0.92, or the engine log's value.", kind=float,
+                   **sweep)
     p.add_argument("--max-num-batched-tokens", type=int, default=None, help=f["max_num_batched_tokens"].description)
     p.add_argument("--no-cuda-graphs", dest="cuda_graphs", action="store_false", help="eager mode: no CUDA-graph memory")
     p.add_argument("--bandwidth-efficiency", type=float, default=f["bandwidth_efficiency"].default,
                    help=f["bandwidth_efficiency"].description)
     p.add_argument("--compute-efficiency", type=float, default=f["compute_efficiency"].default,
                    help=f["compute_efficiency"].description)
+    p.add_argument("--engine-log", dest="engine_log_path", default=None, metavar="FILE",
+                   help=f["engine_log"].description + " (- reads standard input)")
+    p.add_argument("--engine-block-size", type=int, default=f["engine_block_size"].default,
+                   help=f["engine_block_size"].description)
 
     def run(args: argparse.Namespace) -> BaseModel:
         from .tools.sizing.sweep import size_query
 
-        query = SizingQuery(
+        log = {"engine_log": sys.stdin.read()} if args.engine_log_path == "-" else {
+            "engine_log_path": args.engine_log_path}
+        given = dict(
             model=args.model, config_path=args.config_path, config_json=args.config_json, hub_revision=args.hub_revision,
             offline=args.offline, weights=args.weights, kv=args.kv, tokens=args.tokens,
             prompt_tokens=args.prompt_tokens, concurrency=args.concurrency, gpu=args.gpu, gpus=args.gpus, tp=args.tp,
             pp=args.pp, ep=args.ep, gpu_memory_bytes=args.gpu_memory_bytes, overhead_bytes=args.overhead_bytes,
             memory_utilization=args.memory_utilization, max_num_batched_tokens=args.max_num_batched_tokens,
             cuda_graphs=args.cuda_graphs, bandwidth_efficiency=args.bandwidth_efficiency,
-            compute_efficiency=args.compute_efficiency)
+            compute_efficiency=args.compute_efficiency, engine_block_size=args.engine_block_size, **log)
+        # arguments not given stay unset, so defaults (and an engine log's own utilization) apply
+        query = SizingQuery(**{k: v for k, v in given.items() if v is not None})
         return size_query(query, order=args.sweep_order)
 
     p.set_defaults(run=run, tool="size_deployment")

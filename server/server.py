@@ -58,16 +58,16 @@ Keep evidence classes apart: a measurement, an estimate and a ceiling are differ
 
 SIZE_DEPLOYMENT_DESCRIPTION = (
     "Size a serving deployment of an open LLM (catalog name, HF repo id, or config.json): weights in any format "
-    "(bf16, fp8, int8, int4 AWQ/GPTQ, mxfp4, nvfp4, GGUF; default = the checkpoint's quantization_config), KV cache "
-    "for the declared workload (tokens per sequence x concurrency), recurrent state, overheads, per-GPU totals under "
-    "TP/PP/EP, fit and margin, max concurrency, max tokens per sequence, decode/prefill roofline ceilings. What-ifs "
-    "in one call: a list for weights, kv, tokens, prompt_tokens, concurrency, gpu, gpus, tp, pp, ep or "
-    "memory_utilization returns {reports, axes}, one report per combination (first list varies slowest). Formulas: "
-    "KV/token = 2 x layers x kv_heads x head_dim x bytes (references/memory-sizing.md#kv-cache-per-token); MLA "
-    "(kv_lora_rank + qk_rope_head_dim) x bytes, not split by TP (#mla); sliding layers capped at the window; "
-    "Mamba/linear layers hold a fixed state; kv_heads per GPU = max(1, kv_heads // TP); decode ceiling = bytes "
-    "read per step / HBM bandwidth; prefill = FLOPs / dense peak. Figures labelled measurement, estimate or "
-    "ceiling, with formulas and assumptions."
+    "(bf16, fp8, int8, int4 AWQ/GPTQ, mxfp4, nvfp4, GGUF; default: the checkpoint's quantization_config), KV cache "
+    "for the declared workload (tokens per sequence x concurrency), overheads, per-GPU totals under TP/PP/EP, fit "
+    "and margin (and the nearest change that fits), max concurrency, max tokens per sequence, decode/prefill "
+    "roofline ceilings. What-ifs in one call: a list for weights, kv, tokens, prompt_tokens, concurrency, gpu, gpus, "
+    "tp, pp, ep or memory_utilization returns {reports, axes}, one report per combination (first list slowest). "
+    "engine_log (a vLLM or SGLang start-up log): with no model, kv_pool_tokens and max_concurrency at tokens; with "
+    "a model, prediction vs log item by item. Formulas: KV/token = 2 x layers x kv_heads x head_dim x bytes "
+    "(references/memory-sizing.md#kv-cache-per-token); MLA (kv_lora_rank + qk_rope_head_dim) x bytes, not split by "
+    "TP; sliding layers capped at the window; Mamba/linear layers a fixed state; decode ceiling = bytes per step / "
+    "HBM bandwidth; prefill = FLOPs / dense peak. Figures labelled measurement, estimate or ceiling."
 )
 """Description of size_deployment (kept under ~1,200 characters)."""
 

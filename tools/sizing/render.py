@@ -127,10 +127,31 @@ def _render_formulas(r: SizingReport) -> list[str]:
     return lines
 
 
+def _render_engine_log(r: SizingReport) -> list[str]:
+    """The prediction against the engine's start-up log, one row per figure both sides have."""
+    c = r.engine_log
+    if c is None:
+        return []
+
+    def shown(value: float, unit: str) -> str:
+        return _gib(value) if unit == "bytes" else f"{value:,.2f}" if unit == "sequences" else f"{value:,.0f}"
+
+    lines = ["", f"engine log ({c.engine}) vs prediction, per GPU [logged: measurement; predicted: estimate]:",
+             f"  {'item':<34}{'predicted':>16}{'logged':>16}{'difference':>16}{'relative':>10}"]
+    for i in c.items:
+        rel = "-" if i.relative is None else f"{i.relative:+.1%}"
+        lines.append(f"  {i.item:<34}{shown(i.predicted, i.unit):>16}{shown(i.logged, i.unit):>16}"
+                     f"{shown(i.difference, i.unit):>16}{rel:>10}")
+    lines += [f"  inputs taken from the log: {t}" for t in c.inputs_from_log]
+    lines += [f"  note: {n}" for n in c.notes]
+    return lines
+
+
 def render_report(r: SizingReport) -> str:
     """The human table: model, memory, fit and capacity, ceilings, formulas, the evidence note, then every
     assumption and note."""
-    lines = [*_render_model(r), "", *_render_memory(r), *_render_ceilings(r.ceilings), "", *_render_formulas(r), "",
+    lines = [*_render_model(r), "", *_render_memory(r), *_render_ceilings(r.ceilings), *_render_engine_log(r), "",
+             *_render_formulas(r), "",
              f"evidence: {r.evidence}", "", "assumptions:"]
     lines += [f"  - {a}" for a in r.assumptions + r.ceilings.notes]
     return "\n".join(lines)

@@ -21,6 +21,7 @@ __all__ = [
     "ComponentBytes",
     "DecodeCeiling",
     "DecodeEstimate",
+    "EngineLogComparison",
     "Evidence",
     "KVCacheReport",
     "LayerTypeKV",
@@ -31,6 +32,7 @@ __all__ = [
     "PerGPUReport",
     "PrefillCeiling",
     "PrefillEstimate",
+    "ReconciledItem",
     "ShareDeviation",
     "SizingReport",
     "WeightsReport",
@@ -267,6 +269,32 @@ class NearestFit(BaseModel):
     evidence: Evidence = Field("estimate", description="Estimate, as every fit verdict")
 
 
+class ReconciledItem(BaseModel):
+    """One figure predicted from the config against the same figure in the engine's start-up log."""
+
+    item: str = Field(description="weights_per_gpu, non_torch, activation_peak, cuda_graphs, runtime_overheads, "
+                                  "kv_cache_memory, kv_bytes_per_token_per_gpu, kv_pool_tokens, "
+                                  "max_concurrency_at_max_model_len")
+    unit: Literal["bytes", "tokens", "sequences"] = Field(description="Unit of predicted and logged")
+    predicted: float = Field(description="This tool's estimate for the logged deployment")
+    logged: float = Field(description="The engine's figure (measurement)")
+    difference: float = Field(description="logged - predicted")
+    relative: float | None = Field(description="difference / logged (None when logged is 0)")
+    note: str = Field(description="What the two figures cover and why they may differ")
+
+
+class EngineLogComparison(BaseModel):
+    """Prediction against the engine's own start-up log, item by item: the error band on the user's hardware."""
+
+    engine: str = Field(description="vllm, sglang or unknown")
+    items: list[ReconciledItem] = Field(description="One row per figure both sides have")
+    inputs_from_log: list[str] = Field(description="Inputs the prediction took from the log (GPU memory, "
+                                                   "utilization) so both sides describe the same deployment")
+    notes: list[str] = Field(description="What the comparison leaves out")
+    evidence: str = Field("predicted: estimate; logged: measurement",
+                          description="predicted figures are estimates, logged figures measurements")
+
+
 class SizingReport(BaseModel):
     """Itemized sizing answer; every figure carries its evidence class."""
 
@@ -282,6 +310,8 @@ class SizingReport(BaseModel):
         default_factory=list, description="When it does not fit: the nearest single changes that make it fit (KV or "
                                           "weight format, memory utilization, more GPUs, a larger GPU, fewer or "
                                           "shorter sequences), each with its margin; empty when it fits")
+    engine_log: EngineLogComparison | None = Field(
+        None, description="With engine_log: this prediction against the engine's start-up log, item by item")
     evidence: str = Field(EVIDENCE_NOTE, description="What each evidence class means in this report")
     assumptions: list[str] = Field(description="Every assumption and default the figures rest on")
     references: list[str] = Field(description="Reference pages and sections with the formulas")

@@ -27,8 +27,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ..errors import FundamentalsError, InputFormatError, tool_name
+from ..errors import FundamentalsError, InputFormatError, argument, tool_name
+from ..files import read_user_file
 from .deployment import size_deployment
+from .engine_capacity import EngineLogReport, capacity_from_log, reconcile
+from .engine_log import MAX_LOG_CHARS, EngineLogFacts, parse_engine_log
 from .report import GiB, SizingReport
 from .request import SizingRequest
 
@@ -76,12 +79,28 @@ def _scalar_field(name: str) -> tuple[Any, Any]:
     return field.annotation, copy.copy(field)
 
 
+_LOG_FIELDS: dict[str, Any] = {
+    "engine_log": (str | None, Field(
+        None, max_length=MAX_LOG_CHARS,
+        description="A vLLM or SGLang start-up log (text). Without a model: the sequences of `tokens` resident "
+                    "tokens the logged KV pool holds (no config needed). With a model: the prediction reconciled "
+                    "with the log item by item (weights, non-torch, activation peak, CUDA graphs, KV memory, pool "
+                    "tokens, concurrency).")),
+    "engine_log_path": (str | None, Field(None, min_length=1, max_length=4096,
+                                          description="Path to a start-up log file, instead of engine_log.")),
+    "engine_block_size": (int, Field(16, ge=1, le=4096,
+                                     description="vLLM --block-size of the logged engine, to turn '# GPU blocks' "
+                                                 "into tokens (default 16).")),
+}
+
 SizingQuery = create_model(  # type: ignore[call-overload]
     "SizingQuery",
     __config__=ConfigDict(extra="forbid"),
-    __doc__="A sizing request whose sweepable fields may be lists: one report per combination.",
+    __doc__="A sizing request whose sweepable fields may be lists: one report per combination; optionally an "
+            "engine start-up log to answer from or reconcile with.",
     **{name: (_sweepable_field(name) if name in SWEEPABLE else _scalar_field(name))
        for name in SizingRequest.model_fields},
+    **_LOG_FIELDS,
 )
 
 
@@ -95,8 +114,8 @@ class SweepAxis(BaseModel):
 class SizingSweep(BaseModel):
     """One report per combination of the list-valued arguments (cartesian product, first axis slowest)."""
 
-    reports: list[SizingReport] = Field(description="One full sizing report per combination, each identical to "
-                                                    "the single-combination call")
+    reports: list[SizingReport | EngineLogReport] = Field(
+        description="One full report per combination, each identical to the single-combination call")
     axes: list[SweepAxis] = Field(description="The swept fields, slowest-varying first")
 
     def to_text(self) -> str:
@@ -156,25 +175,82 @@ def _first_line(exc: Exception) -> str:
     return str(exc)
 
 
-def size_query(query: BaseModel, *, order: Sequence[str] = ()) -> SizingReport | SizingSweep:
-    """One report for one combination (exactly size_deployment's), else a SizingSweep in cartesian order.
+def size_query(query: BaseModel, *, order: Sequence[str] = ()) -> SizingReport | SizingSweep | EngineLogReport:
+    """One report for one combination (exactly size_deployment's), else a SizingSweep in cartesian order. With an
+    engine log and no model: the logged pool's capacity at each ``tokens``; with a model: each report carries the
+    reconciliation with the log.
 
     Example::
 
         size_query(SizingQuery(model="Llama-3.1-70B", kv=["bf16", "fp8"], tokens=[4096, 32768],
                                concurrency=16, gpu="h100", tp=4))   # 4 reports: bf16/4096, bf16/32768, ...
     """
+    facts = _engine_log(query)
+    if facts is not None and all(getattr(query, n) is None for n in ("model", "config_path", "config_json")):
+        return _from_log_only(query, facts, order)
     axes, requests = combinations(query, order=order)
-    if not axes:
-        return size_deployment(requests[0])
-    reports = []
+    reports: list[SizingReport | EngineLogReport] = []
     for request, values in zip(requests, itertools.product(*(a.values for a in axes)), strict=True):
         try:
-            reports.append(size_deployment(request))
+            reports.append(_sized(request, query, facts))
         except FundamentalsError as exc:
+            if not axes:
+                raise
             chosen = dict(zip((a.field for a in axes), values, strict=True))
             raise type(exc)(f"{_describe(chosen)}{exc}") from exc
-    return SizingSweep(reports=reports, axes=axes)
+    return reports[0] if not axes else SizingSweep(reports=reports, axes=axes)
+
+
+def _engine_log(query: BaseModel) -> EngineLogFacts | None:
+    """The parsed engine log given inline or by path, or None."""
+    text: str | None = getattr(query, "engine_log", None)
+    path: str | None = getattr(query, "engine_log_path", None)
+    if text is not None and path is not None:
+        raise InputFormatError(f"give {argument('engine_log')} or {argument('engine_log_path')}, not both")
+    if path is not None:
+        text = read_user_file(path, field="engine_log_path", max_bytes=MAX_LOG_CHARS).decode("utf-8", "replace")
+    return None if text is None else parse_engine_log(text, block_size=query.engine_block_size)  # type: ignore[attr-defined]
+
+
+def _from_log_only(query: BaseModel, facts: EngineLogFacts, order: Sequence[str]) -> EngineLogReport | SizingSweep:
+    """No model: the logged pool's capacity at each tokens value (default: the log's max_model_len)."""
+    others = [n for n in SWEEPABLE if n != "tokens" and isinstance(getattr(query, n), list)
+              and len(getattr(query, n)) > 1]
+    if others:
+        raise InputFormatError(f"without a model only {argument('tokens')} can be a list (got lists for "
+                               f"{', '.join(argument(n) for n in others)}); give a model to sweep them")
+    tokens = query.tokens  # type: ignore[attr-defined]
+    values = tokens if isinstance(tokens, list) else [tokens]
+    if values == [None]:
+        if facts.max_model_len is None:
+            raise InputFormatError(f"{argument('tokens')}: give the resident tokens per sequence (the log has no "
+                                   "max-concurrency line to default to)")
+        values = [facts.max_model_len]
+    reports = [capacity_from_log(facts, t) for t in values]
+    if len(reports) == 1:
+        return reports[0]
+    return SizingSweep(reports=list(reports), axes=[SweepAxis(field="tokens", values=list(values))])
+
+
+def _sized(request: SizingRequest, query: BaseModel, facts: EngineLogFacts | None) -> SizingReport:
+    """size_deployment, reconciled with the engine log when there is one: the GPU memory and utilization the log
+    states are used unless the caller gave them, so both sides describe the same deployment."""
+    if facts is None:
+        return size_deployment(request)
+    given = query.model_fields_set
+    changes: dict[str, Any] = {}
+    taken: list[str] = []
+    if facts.total_gpu_bytes is not None and "gpu_memory_bytes" not in given:
+        changes["gpu_memory_bytes"] = facts.total_gpu_bytes
+        taken.append(f"GPU memory {facts.total_gpu_bytes / GiB:.2f} GiB (the log's total_gpu_memory)")
+    if facts.memory_utilization is not None and "memory_utilization" not in given:
+        changes["memory_utilization"] = facts.memory_utilization
+        taken.append(f"memory_utilization {facts.memory_utilization:g} (the log's gpu_memory_utilization)")
+    if changes:
+        request = SizingRequest(**{**request.model_dump(), **changes})
+    report = size_deployment(request)
+    report.engine_log = reconcile(report, facts, taken)
+    return report
 
 
 def gib(n: int | None) -> str:
