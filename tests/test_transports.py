@@ -119,6 +119,8 @@ def test_mcp_inspector_lists_and_calls_every_tool_strictly(tmp_path):
     listed = subprocess.run([*base, "--method", "tools/list", "--strict", "--format", "json", "-q"],
                             capture_output=True, text=True, timeout=120, env=env)
     assert listed.returncode == 0, listed.stderr
+    # --strict prints one "Warning: tool ..." block per schema a client cannot read precisely; we want none.
+    assert "Warning" not in listed.stderr and "Error" not in listed.stderr, listed.stderr
     tools = json.loads(listed.stdout)["result"]["tools"]
     calls = {
         "search_references": {"query": "goodput"},
@@ -126,12 +128,12 @@ def test_mcp_inspector_lists_and_calls_every_tool_strictly(tmp_path):
         "size_deployment": {"model": "llama-3.1-8b", "tokens": 4096, "concurrency": 4},
         "compute_metrics": {"records": '[{"start_s": 0, "first_token_s": 0.1, "end_s": 1.0, "output_tokens": 10, "prompt_tokens": 5}]'},
         "audit_benchmark": {"text": "We measured 100 tokens/s on one H100."},
+        "plan_deployment": {"model": "llama-3.1-8b", "tokens": 4096, "concurrency": 4},
     }
     for tool in tools:
-        args = calls.get(tool["name"])
-        if args is None:
-            continue
+        args = calls.get(tool["name"], {})  # a tool added later is still called (and may answer is_error)
         called = subprocess.run([*base, "--method", "tools/call", "--tool-name", tool["name"],
                                  "--tool-args-json", json.dumps(args), "--format", "json", "-q"],
                                 capture_output=True, text=True, timeout=120, env=env)
-        assert called.returncode in (0, 5), called.stderr  # 5: the tool answered with is_error
+        # 5: the tool answered with is_error, acceptable only for a tool this test has no arguments for
+        assert called.returncode in ((0,) if tool["name"] in calls else (0, 5)), (tool["name"], called.stderr)

@@ -39,7 +39,9 @@ class AuditRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str | dict[str, Any] | list[Any] | None = Field(default=None, description="Inline content: a markdown/plain-text write-up, a manifest (JSON or YAML) or a result file's JSON (a JSON object/array is accepted as is). Up to 1,000,000 characters.")
+    # A JSON array of result records arrives as a list of objects; the 'before' validator turns any object or
+    # array into text, so the item type only tells clients what to send (a bare `list[Any]` publishes `items: {}`).
+    text: str | dict[str, Any] | list[dict[str, Any]] | None = Field(default=None, description="Inline content: a markdown/plain-text write-up, a manifest (JSON or YAML) or a result file's JSON (a JSON object/array is accepted as is). Up to 1,000,000 characters.")
     path: str | None = Field(default=None, description="Path to a file to audit instead of inline text (.md/.txt write-up, .json/.yaml manifest, result .json/.jsonl/.csv).", min_length=1, max_length=4096)
     format: InputFormat = Field(default="auto", description="Input kind: 'markdown' (write-up), 'manifest' (BenchmarkManifest JSON/YAML), 'result' (tool result file) or 'auto' (detect from extension and content).")
 

@@ -26,14 +26,14 @@ class Distribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     count: int = Field(description="Sample size (requests, or chunk gaps for ITL).")
-    mean: float
+    mean: float = Field(description="Arithmetic mean of the sample.")
     median: float = Field(description="numpy median (= p50, linear).")
     std: float = Field(description="Population standard deviation (ddof 0), as numpy and vLLM.")
-    min: float
-    max: float
-    p90: float
-    p95: float
-    p99: float
+    min: float = Field(description="Smallest value in the sample.")
+    max: float = Field(description="Largest value in the sample.")
+    p90: float = Field(description="90th percentile, numpy linear interpolation (as vLLM's np.percentile).")
+    p95: float = Field(description="95th percentile, numpy linear interpolation.")
+    p99: float = Field(description="99th percentile, numpy linear interpolation.")
     percentiles: dict[str, float] = Field(
         default_factory=dict, description="Requested extra percentiles, keyed like vLLM ('p50', 'p99.9')."
     )
