@@ -302,6 +302,84 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
 _SLO_ITEM = re.compile(r"^[A-Za-z][A-Za-z_]*:[-+0-9.eE]*$")
 
 
+def _add_compare(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.metrics import FORMATS, CompareRequest
+
+    fields = CompareRequest.model_fields
+    p = subparsers.add_parser(
+        "compare",
+        help="compare two or more result files (any tools): confounders first, bootstrap intervals, verdicts",
+        description="Recomputes every run under vllm bench serve's definitions and compares each with the first: "
+        "confounders (workload, token counting, load, cache, failures, warm-up), then TTFT/TPOT/ITL/E2E mean, median, "
+        "p90, p99 and the rates with seeded bootstrap intervals on the relative differences, and verdicts.",
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help="result files; the first is the baseline (two or more)")
+    p.add_argument("--format", default="auto", choices=["auto", *FORMATS], help="input format of every file (default: auto-detect)")
+    p.add_argument("--goodput", nargs="+", metavar="KEY:MS", default=None, help="SLOs, vLLM syntax: ttft:500 tpot:50 e2el:10000 (ms)")
+    p.add_argument("--confidence", type=float, default=fields["confidence"].default, help=fields["confidence"].description)
+    p.add_argument("--resamples", type=int, default=fields["resamples"].default, help=fields["resamples"].description)
+    p.add_argument("--seed", type=int, default=fields["seed"].default, help=fields["seed"].description)
+    p.add_argument("--repeats", action="store_true", help=fields["repeats"].description)
+    p.add_argument("--gpu-hour-usd", type=float, default=None, help=fields["gpu_hour_usd"].description)
+    p.add_argument("--gpus", type=int, default=None, help=fields["gpus"].description)
+    p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
+
+    def run(args: argparse.Namespace) -> BaseModel | int:
+        from .tools.metrics import RunInput, compare_runs, parse_goodput
+
+        files = _files_after_goodput(args, list(args.files))
+        if len(files) < 2:
+            print(f"{PROG} compare: give two or more result files (the first is the baseline); got {len(files)}", file=sys.stderr)
+            return 2
+        slos = parse_goodput(args.goodput) if args.goodput else {}
+        request = CompareRequest(
+            runs=[RunInput(path=f, format=args.format) for f in files],
+            slo_ttft_ms=slos.get("ttft"), slo_tpot_ms=slos.get("tpot"), slo_e2el_ms=slos.get("e2el"),
+            confidence=args.confidence, resamples=args.resamples, seed=args.seed, repeats=args.repeats,
+            gpu_hour_usd=args.gpu_hour_usd, gpus=args.gpus, max_file_mb=args.max_file_mb,
+        )
+        return compare_runs(request)
+
+    p.set_defaults(run=run)
+
+
+def _add_sweep(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.metrics import FORMATS, SweepRequest
+
+    fields = SweepRequest.model_fields
+    p = subparsers.add_parser(
+        "sweep",
+        help="a load sweep: points by offered load, Pareto frontier, knee, capacity goodput, cost",
+        description="Every run of the files (a multi-run file gives all its runs; an AIPerf artifact folder gives one run "
+        "per profile_export.jsonl) becomes a point ordered by offered load. With --goodput: SLO attainment per point and "
+        "capacity goodput (DistServe: the highest rate whose attainment meets --attainment), interpolated and labelled.",
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help="result files or AIPerf artifact folders")
+    p.add_argument("--format", default="auto", choices=["auto", *FORMATS], help="input format of every file (default: auto-detect)")
+    p.add_argument("--goodput", nargs="+", metavar="KEY:MS", default=None, help="SLOs, vLLM syntax: ttft:500 tpot:50 e2el:10000 (ms)")
+    p.add_argument("--attainment", type=float, default=fields["attainment"].default, help=fields["attainment"].description)
+    p.add_argument("--gpus", type=int, default=None, help=fields["gpus"].description)
+    p.add_argument("--gpu-hour-usd", type=float, default=None, help=fields["gpu_hour_usd"].description)
+    p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
+
+    def run(args: argparse.Namespace) -> BaseModel | int:
+        from .tools.metrics import RunInput, analyze_sweep, parse_goodput
+
+        files = _files_after_goodput(args, list(args.files))
+        if not files:
+            print(f"{PROG} sweep: give one or more result files or AIPerf folders", file=sys.stderr)
+            return 2
+        slos = parse_goodput(args.goodput) if args.goodput else {}
+        request = SweepRequest(
+            runs=[RunInput(path=f, format=args.format) for f in files],
+            slo_ttft_ms=slos.get("ttft"), slo_tpot_ms=slos.get("tpot"), slo_e2el_ms=slos.get("e2el"),
+            attainment=args.attainment, gpus=args.gpus, gpu_hour_usd=args.gpu_hour_usd, max_file_mb=args.max_file_mb,
+        )
+        return analyze_sweep(request)
+
+    p.set_defaults(run=run)
+
+
 def _files_after_goodput(args: argparse.Namespace, files: list[str]) -> list[str]:
     """Files that ``--goodput KEY:MS ...`` took as SLOs: ``--goodput ttft:500 tpot:50 results.json``.
 
@@ -549,6 +627,8 @@ _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_size,
     _add_plan,
     _add_metrics,
+    _add_compare,
+    _add_sweep,
     _add_audit,
     _add_install_skill,
     _add_upstream,

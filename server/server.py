@@ -52,6 +52,7 @@ Reference corpus and calculators for LLM inference performance.
 - size_deployment: GPU memory (weights, KV cache, overheads), fit, max concurrency, roofline ceilings; lists sweep.
 - plan_deployment: the smallest GPU deployments (GPU type, count, TP/PP/EP, formats) that fit a workload.
 - compute_metrics: TTFT, TPOT, ITL, E2E latency, throughput and goodput from benchmark records or result files.
+- compare_runs / analyze_sweep: several runs side by side (confounders first, bootstrap intervals); load sweeps (frontier, capacity goodput).
 - audit_benchmark: check a benchmark write-up against the benchmark contract and metric rules.
 Keep evidence classes apart: a measurement, an estimate and a ceiling are different claims.
 """
@@ -99,6 +100,33 @@ COMPUTE_METRICS_DESCRIPTION = (
     "it to recompute or compare results instead of hand arithmetic."
 )
 """Description of compute_metrics (kept under ~1,200 characters)."""
+
+COMPARE_RUNS_DESCRIPTION = (
+    "Compare two or more LLM benchmark runs (result files of any tool compute_metrics reads, mixed: vLLM, SGLang, "
+    "AIPerf, GenAI-Perf, GuideLLM, JSONL/CSV records; runs[i] = {path | text | records, format, run_index, label}; the "
+    "first is the baseline). Every run is recomputed under vllm bench serve's definitions. Confounders come first "
+    "(output_length, prompt_length, request_count, token_counting, request_rate, concurrency, warm_cache, failures, "
+    "warmup, observation_point; each with observed values), then TTFT, TPOT, ITL and E2E mean/median/p90/p99 and the "
+    "rates side by side, the relative difference against the baseline with a seeded bootstrap percentile interval "
+    "(requests resampled; method stated), and verdict sentences ('B's p99 TTFT is 18% lower, 95% CI 9-27% lower' or "
+    "'no difference this sample can detect'). repeats=true adds across-run mean, spread, t interval and a warning when "
+    "runs disagree beyond their own noise; gpu_hour_usd + gpus add cost per 1M tokens (an Estimate). Read "
+    "references/benchmarking.md#comparing-runs and references/metrics.md#confidence-intervals."
+)
+"""Description of compare_runs (kept under ~1,200 characters)."""
+
+ANALYZE_SWEEP_DESCRIPTION = (
+    "Analyze a load sweep of an LLM server: runs at several request rates or concurrencies, from several result files "
+    "or one file holding many (vLLM --append-result JSONL, a GuideLLM sweep, an AIPerf artifact folder with one "
+    "profile_export.jsonl per run). Every run is recomputed under one definition and becomes a point ordered by "
+    "offered load (requested rate, requested concurrency, or achieved rate): throughput, latency percentiles, per-user "
+    "output speed, SLO attainment and goodput. Returns the Pareto frontier (output tokens/s per user vs total tokens/s, "
+    "per GPU with gpus), the knee, and capacity goodput as DistServe defines it: the highest request rate whose SLO "
+    "attainment meets the target share (attainment, default 0.9), interpolated between bracketing points and labelled "
+    "so; with gpu_hour_usd and gpus, cost per 1M tokens per point and at that rate (an Estimate). Read "
+    "references/benchmarking.md#sweeps-and-pareto-frontiers and references/metrics.md#capacity-goodput."
+)
+"""Description of analyze_sweep (kept under ~1,200 characters)."""
 
 AUDIT_BENCHMARK_DESCRIPTION = (
     "Audit an LLM benchmark write-up (markdown or plain text, inline or a path), a BenchmarkManifest (JSON/YAML; "
@@ -309,6 +337,24 @@ def build_server(
             name="compute_metrics",
             title="Compute TTFT, TPOT, ITL, E2E latency, throughput and goodput",
             description=COMPUTE_METRICS_DESCRIPTION,
+            annotations=READ_ONLY,
+        ),
+        _request_tool(
+            metrics_tools.compare_runs,
+            metrics_tools.CompareRequest,
+            roots,
+            name="compare_runs",
+            title="Compare benchmark runs across tools, with confounders and confidence intervals",
+            description=COMPARE_RUNS_DESCRIPTION,
+            annotations=READ_ONLY,
+        ),
+        _request_tool(
+            metrics_tools.analyze_sweep,
+            metrics_tools.SweepRequest,
+            roots,
+            name="analyze_sweep",
+            title="Analyze a load sweep: curve, Pareto frontier, knee, capacity goodput, cost",
+            description=ANALYZE_SWEEP_DESCRIPTION,
             annotations=READ_ONLY,
         ),
         _request_tool(

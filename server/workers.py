@@ -105,9 +105,13 @@ def _check_paths(request: BaseModel, readable: tuple[str, ...], hint: str) -> No
     from ..tools.errors import PathNotAllowedError
     from ..tools.paths import ensure_within
 
-    for name in type(request).model_fields:
-        value = getattr(request, name)
-        if (name == "path" or name.endswith("_path")) and isinstance(value, str):
+    named = [(name, getattr(request, name)) for name in type(request).model_fields]
+    for name, value in list(named):  # path fields of models in a list (compare_runs' runs[i].path)
+        if isinstance(value, list):
+            named += [(f"{name}[{i}].path", item.path) for i, item in enumerate(value)
+                      if isinstance(item, BaseModel) and isinstance(getattr(item, "path", None), str)]
+    for name, value in named:
+        if (name == "path" or name.endswith("_path") or name.endswith("].path")) and isinstance(value, str):
             if not readable:
                 raise PathNotAllowedError(f"{name}: this server reads no files (no folder has been granted); {hint}")
             try:

@@ -21,6 +21,7 @@ CLI_OF_TOOL = {
     "compute_metrics": "metrics",
     "audit_benchmark": "audit",
     "compare_runs": "compare",
+    "analyze_sweep": "sweep",
     "plan_deployment": "plan",
     "speculative_decoding": "spec",
 }
