@@ -393,3 +393,24 @@ def test_a_cut_prefers_a_section_boundary_in_the_last_quarter_of_the_window():
     assert _cut(text, 0, 100) == ("a" * 80 + "\n\n" + "b" * 10, 94)
     assert _cut(text, 0, 100, boundaries=(82,)) == ("a" * 80, 82)
     assert _cut(text, 0, 100, boundaries=(20,)) == ("a" * 80 + "\n\n" + "b" * 10, 94)  # too early: paragraph cut
+
+
+def test_the_command_line_prints_lif_commands_to_read_on(capsys):
+    from llm_inference_fundamentals.cli import main
+
+    assert main(["search", "time", "per", "output", "token", "--max-tokens", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "read on with `lif read " in out and "--offset " in out and "read_reference" not in out
+    assert main(["read", "metrics", "ttft", "tpot", "--max-tokens", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "read on with `lif read metrics ttft tpot --offset " in out and "`lif read metrics ttft tpot --all`" in out
+
+
+def test_read_help_says_what_a_section_name_may_be(capsys):
+    from llm_inference_fundamentals.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "a unique start or part of one ('effective prefill')" in help_text
+    assert "several sections in one answer" in help_text and "--all" in help_text
