@@ -12,7 +12,9 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 
@@ -161,3 +163,57 @@ def test_readme_registrations_for_an_installed_server_connect(claude, tmp_path):
         servers = claude("mcp", "list")
         assert re.search(rf"^{name}: .*✔ Connected", servers, re.M), f"{command}\n{servers}"
         claude("mcp", "remove", name, "--scope", "user")
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, *args):  # keep the test output to the assertions
+        pass
+
+
+@pytest.fixture
+def git_url(tmp_path, clean_copy):
+    """The clean copy as a git repository served over smart HTTP on loopback (git http-backend behind WSGI)."""
+    repo = tmp_path / "served" / "llm-inference-fundamentals.git"
+    work = tmp_path / "work"
+    shutil.copytree(clean_copy, work, symlinks=True)
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q"], cwd=work, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=work, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "snapshot"], cwd=work, check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(repo)], check=True)
+    backend = Path(subprocess.run(["git", "--exec-path"], capture_output=True, text=True, check=True).stdout.strip())
+
+    def app(environ, start_response):
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        env = {"PATH": os.environ.get("PATH", ""), "GIT_PROJECT_ROOT": str(repo.parent), "GIT_HTTP_EXPORT_ALL": "1",
+               "REQUEST_METHOD": environ["REQUEST_METHOD"], "PATH_INFO": environ["PATH_INFO"],
+               "QUERY_STRING": environ.get("QUERY_STRING", ""), "CONTENT_TYPE": environ.get("CONTENT_TYPE", ""),
+               "CONTENT_LENGTH": str(len(body)), "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
+               "GIT_CONFIG_VALUE_0": "*"}
+        out = subprocess.run([str(backend / "git-http-backend")], input=body, env=env, capture_output=True).stdout
+        head, _, payload = out.partition(b"\r\n\r\n")
+        headers = [tuple(h.split(": ", 1)) for h in head.decode().split("\r\n") if ": " in h]
+        status = next((v for k, v in headers if k.lower() == "status"), "200 OK")
+        start_response(status, [(k, v) for k, v in headers if k.lower() != "status"])
+        return [payload]
+
+    server = make_server("127.0.0.1", 0, app, handler_class=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/llm-inference-fundamentals.git"
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+def test_plugin_from_a_git_url_installs_the_linked_files_and_connects(claude, git_url):
+    # The README's first choice: a marketplace added by git URL. Claude Code clones it and copies the
+    # plugin folder, replacing the links to SKILL.md and the package with the files themselves.
+    claude("plugin", "marketplace", "add", git_url)
+    claude("plugin", "install", PLUGIN_ID)
+    (entry,) = [p for p in json.loads(claude("plugin", "list", "--json")) if p["id"] == PLUGIN_ID]
+    installed = Path(entry["installPath"])
+    assert entry["enabled"] is True and (installed / "skills" / "llm-inference-fundamentals" / "SKILL.md").is_file()
+    assert not any(p.is_symlink() for p in installed.rglob("*"))
+    assert (installed / "package" / "tools" / "errors.py").is_file()
+    servers = claude("mcp", "list")
+    assert re.search(rf"{SERVER}: .*✔ Connected", servers), servers
