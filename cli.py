@@ -489,7 +489,7 @@ def _add_size(subparsers: argparse._SubParsersAction) -> None:
         query = SizingQuery(**{k: v for k, v in given.items() if v is not None})
         return size_query(query, order=args.sweep_order)
 
-    p.set_defaults(run=run, tool="size_deployment")
+    p.set_defaults(run=run, tool="size_deployment", cli_names={"engine_log": "--engine-log"})
 
 
 def _add_plan(subparsers: argparse._SubParsersAction) -> None:
@@ -556,6 +556,60 @@ def _add_plan(subparsers: argparse._SubParsersAction) -> None:
         return plan_deployment(request)
 
     p.set_defaults(run=run, tool="plan_deployment")
+
+
+def _add_spec(subparsers: argparse._SubParsersAction) -> None:
+    from .tools.sizing.speculative import SpeculativeRequest
+
+    f = SpeculativeRequest.model_fields
+    p = subparsers.add_parser(
+        "spec", help="speculative decoding: tokens per step, acceptance-rate conversions, speed-up against batch size",
+        description="tau(alpha, k) and its inverse; alpha, vLLM's draft acceptance rate and mean acceptance length "
+        "converted into each other; with MODEL and --gpu the speed-up bound at each --concurrency; with "
+        "--draft-model or --mtp-layers the drafter's memory. See references/speculative-decoding.md.")
+    p.add_argument("model", nargs="?", default=None, help="target " + str(f["model"].description))
+    p.add_argument("--acceptance", type=float, required=True, help=f["acceptance"].description)
+    p.add_argument("--draft-tokens", type=int, required=True, help=f["draft_tokens"].description)
+    p.add_argument("--rate-kind", choices=["alpha", "vllm-draft-acceptance", "acceptance-length"], default="alpha",
+                   help=f["rate_kind"].description)
+    p.add_argument("--draft-cost", type=float, default=f["draft_cost"].default, help=f["draft_cost"].description)
+    p.add_argument("--drafting", choices=["serial", "parallel"], default="serial", help=f["drafting"].description)
+    p.add_argument("--config", dest="config_path", default=None, help=f["config_path"].description)
+    p.add_argument("--config-json", default=None, help=f["config_json"].description)
+    p.add_argument("--revision", dest="hub_revision", default=f["hub_revision"].default,
+                   help=f["hub_revision"].description)
+    p.add_argument("--offline", action="store_true", help=f["offline"].description)
+    p.add_argument("--weights", default=None, help=f["weights"].description)
+    p.add_argument("--kv", default=f["kv"].default, help=f["kv"].description)
+    p.add_argument("--gpu", default=None, help=f["gpu"].description)
+    p.add_argument("--tp", type=int, default=1, help=f["tp"].description)
+    p.add_argument("--pp", type=int, default=1, help=f["pp"].description)
+    p.add_argument("--ep", type=int, default=1, help=f["ep"].description)
+    p.add_argument("--tokens", type=int, default=f["tokens"].default, help=f["tokens"].description)
+    p.add_argument("--concurrency", default="1", metavar="B[,B...]", help=f["concurrency"].description)
+    p.add_argument("--memory-utilization", type=float, default=f["memory_utilization"].default,
+                   help=f["memory_utilization"].description)
+    p.add_argument("--draft-model", default=None, help=f["draft_model"].description)
+    p.add_argument("--mtp-layers", type=int, default=None, help=f["mtp_layers"].description)
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.errors import InputFormatError
+        from .tools.sizing.speculative import speculative_decoding
+
+        try:
+            batches = [int(b) for b in args.concurrency.split(",") if b.strip()]
+        except ValueError:
+            raise InputFormatError(f"--concurrency: {args.concurrency!r} is not a comma-separated list of integers") \
+                from None
+        request = SpeculativeRequest(
+            acceptance=args.acceptance, rate_kind=args.rate_kind, draft_tokens=args.draft_tokens,
+            draft_cost=args.draft_cost, drafting=args.drafting, model=args.model, config_path=args.config_path,
+            config_json=args.config_json, hub_revision=args.hub_revision, offline=args.offline, weights=args.weights,
+            kv=args.kv, gpu=args.gpu, tp=args.tp, pp=args.pp, ep=args.ep, tokens=args.tokens, concurrency=batches,
+            memory_utilization=args.memory_utilization, draft_model=args.draft_model, mtp_layers=args.mtp_layers)
+        return speculative_decoding(request)
+
+    p.set_defaults(run=run, tool="speculative_decoding")
 
 
 def _add_audit(subparsers: argparse._SubParsersAction) -> None:
@@ -626,6 +680,7 @@ _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_read,
     _add_size,
     _add_plan,
+    _add_spec,
     _add_metrics,
     _add_compare,
     _add_sweep,

@@ -51,6 +51,7 @@ Reference corpus and calculators for LLM inference performance.
 - search_references / read_reference: answer questions from the corpus; cite page and anchor.
 - size_deployment: GPU memory (weights, KV cache, overheads), fit, max concurrency, roofline ceilings; lists sweep.
 - plan_deployment: the smallest GPU deployments (GPU type, count, TP/PP/EP, formats) that fit a workload.
+- speculative_decoding: tokens per step, acceptance-rate conversions, speed-up against batch size, drafter memory.
 - compute_metrics: TTFT, TPOT, ITL, E2E latency, throughput and goodput from benchmark records or result files.
 - compare_runs / analyze_sweep: several runs side by side (confounders first, bootstrap intervals); load sweeps (frontier, capacity goodput).
 - audit_benchmark: check a benchmark write-up against the benchmark contract and metric rules.
@@ -85,6 +86,19 @@ PLAN_DEPLOYMENT_DESCRIPTION = (
     "(references/memory-sizing.md)."
 )
 """Description of plan_deployment (kept under ~1,200 characters)."""
+
+SPECULATIVE_DECODING_DESCRIPTION = (
+    "Evaluate speculative decoding: tokens_per_step tau = (1 - alpha^(k+1)) / (1 - alpha) for k draft tokens, and "
+    "conversions between alpha, vLLM's draft acceptance rate (accepted / drafted = (tau - 1) / k) and mean "
+    "acceptance length (1 + accepted / drafts = tau); give acceptance with rate_kind alpha, vllm-draft-acceptance "
+    "or acceptance-length. Speed-up S = tau / (drafting cost + V) with draft_cost c per draft step (serial: k x c). "
+    "With a target model and gpu: V per batch size in concurrency from the roofline (verify B x (k+1) tokens vs "
+    "plain B tokens; V = 1 while memory-bound, toward k + 1 when compute-bound), so the speed-up falls as batch "
+    "grows. With draft_model or mtp_layers: the drafter's weights and KV per GPU and the target's margin after "
+    "them. Estimates from an i.i.d. acceptance model; step times are ceilings "
+    "(references/speculative-decoding.md#speed-up-model)."
+)
+"""Description of speculative_decoding (kept under ~1,200 characters)."""
 
 COMPUTE_METRICS_DESCRIPTION = (
     "Compute LLM serving metrics from a benchmark's per-request records or result file: TTFT, TPOT, ITL and E2E "
@@ -328,6 +342,15 @@ def build_server(
             name="plan_deployment",
             title="Plan the smallest GPU deployments for a model and workload",
             description=PLAN_DEPLOYMENT_DESCRIPTION,
+            annotations=HUB_LOOKUP,
+        ),
+        _request_tool(
+            sizing.speculative_decoding,
+            sizing.SpeculativeRequest,
+            roots,
+            name="speculative_decoding",
+            title="Speculative decoding: tokens per step, acceptance conversions, speed-up against batch size",
+            description=SPECULATIVE_DECODING_DESCRIPTION,
             annotations=HUB_LOOKUP,
         ),
         _request_tool(

@@ -6,7 +6,8 @@ memory budget: ``source`` (config from inline JSON, a file, the catalog or the H
 weight and KV element), ``placement`` (TP/PP/EP/DP), ``weights``, ``kv``, ``memory`` (budget,
 overheads, fit, capacity), ``ceilings`` (roofline), ``deployment`` (composes them), ``render``
 (the text report), ``sweep`` (lists of values: one report per combination), ``plan`` (the smallest
-deployments that fit) and ``nearest`` (what would make a non-fitting deployment fit).
+deployments that fit) and ``nearest`` (what would make a non-fitting deployment fit), ``engine_log`` / ``engine_capacity`` (start-up
+logs as input) and ``speculative`` (speculative decoding).
 """
 
 from .catalog import CatalogModel, GPUSpec, find_model, gpu_catalog, lookup_gpu, lookup_model, model_catalog
@@ -27,6 +28,7 @@ from .report import (
 )
 from .plan import PlanCandidate, PlanReport, PlanRequest, plan_deployment
 from .request import SizingRequest
+from .speculative import SpeculativeReport, SpeculativeRequest, speculative_decoding
 from .sweep import SizingQuery, SizingSweep, SweepAxis, size_query
 
 __all__ = [
@@ -49,6 +51,8 @@ __all__ = [
     "SizingQuery",
     "SizingRequest",
     "SizingSweep",
+    "SpeculativeReport",
+    "SpeculativeRequest",
     "SweepAxis",
     "WeightsReport",
     "find_model",
@@ -59,4 +63,5 @@ __all__ = [
     "plan_deployment",
     "size_deployment",
     "size_query",
+    "speculative_decoding",
 ]

@@ -14,7 +14,7 @@ from .report import Ceilings, DecodeCeiling, DecodeEstimate, PrefillCeiling, Pre
 from .request import SizingRequest
 from .weights import WeightTally
 
-__all__ = ["roofline_ceilings"]
+__all__ = ["roofline_ceilings", "step_times"]
 
 
 def _peak(gpu: GPUSpec, compute: str) -> tuple[tuple[str, float] | None, str | None]:
@@ -63,6 +63,27 @@ def _expected_distinct_experts(arch: Architecture, batch: int) -> float | None:
     if not arch.experts:
         return None
     return arch.experts * (1 - (1 - arch.top_k / arch.experts) ** batch)
+
+
+def step_times(dep: Deployment, gpu: GPUSpec, fmt: WeightFormat, weights: WeightTally, kv: KVTally, tokens: int,
+               tokens_per_sequence: int = 1) -> tuple[float, float | None]:
+    """(memory time, compute time) in seconds of one step of one replica in which each of its sequences processes
+    ``tokens_per_sequence`` tokens (1: plain decode; k + 1: verifying k drafts): every resident weight and KV byte
+    read once (routed experts: the expected distinct ones for all the step's tokens), and the matmul and attention
+    FLOPs of all the step's tokens at the dense peak (None without a peak)."""
+    seqs = dep.sequences_per_replica
+    moe_tokens = seqs * tokens_per_sequence * math.ceil(max(dep.tp, dep.ep) / dep.tp)
+    distinct = _expected_distinct_experts(dep.arch, moe_tokens)
+    frac = distinct / dep.arch.experts if distinct is not None else 1.0
+    w_read = [weights.dense_read_bytes[s] + math.ceil(weights.routed_expert_bytes[s] * frac) for s in range(dep.pp)]
+    mem_time = sum(w_read[s] + kv.stage_bytes[s] for s in range(dep.pp)) / gpu.bandwidth_bytes_per_s
+    peak, _ = _peak(gpu, fmt.compute)
+    if not peak:
+        return mem_time, None
+    flops = _flop_terms(dep.arch)
+    attn = sum(2 * flops.attention_width * resident_tokens(lay, tokens) for lay in flops.attention_layers)
+    per_token = 2 * (flops.body_params + flops.head_params) + attn
+    return mem_time, seqs * tokens_per_sequence * per_token / (dep.tp * peak[1] * 1e12)
 
 
 def _decode_ceiling(dep: Deployment, request: SizingRequest, gpu: GPUSpec, weights: WeightTally,

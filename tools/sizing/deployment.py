@@ -20,13 +20,14 @@ Formulas (see references/memory-sizing.md):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import ModelConfigError, argument
 from .architecture import Architecture, cached_architecture
-from .ceilings import roofline_ceilings
+from .ceilings import roofline_ceilings, step_times
 from .formats import KVFormat, WeightFormat
-from .kv import kv_notes, kv_report, pick_kv_format, sequence_bytes, tally_kv
+from .kv import kv_notes, kv_report, layer_token_bytes, pick_kv_format, sequence_bytes, tally_kv
 from .memory import (
     GPUMemory,
     budget,
@@ -40,9 +41,9 @@ from .placement import Deployment, check_parallelism, place
 from .report import REFERENCE, ModelInfo, SizingReport
 from .request import SizingRequest
 from .source import LoadedModel, load_model
-from .weights import pick_weight_format, tally_weights, weight_notes, weights_report
+from .weights import layer_bytes_per_gpu, pick_weight_format, tally_weights, weight_notes, weights_report
 
-__all__ = ["MemoryFit", "memory_fit", "size_deployment"]
+__all__ = ["MemoryFit", "decode_step_times", "memory_fit", "mtp_footprint", "size_deployment"]
 
 
 def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, list[str]]:
@@ -160,6 +161,32 @@ def memory_fit(request: SizingRequest) -> MemoryFit:
     budget_bytes = budget(gpu.bytes, request.memory_utilization)
     room = [budget_bytes - weights.stage_bytes[s] - overhead_in for s in range(dep.pp)]
     return MemoryFit(worst <= budget_bytes, budget_bytes - worst, worst, budget_bytes, max_concurrency(dep, room, seq))
+
+
+def decode_step_times(request: SizingRequest, tokens_per_sequence: int = 1) -> tuple[float, float | None]:
+    """(memory time, compute time) of one decode step of the request's deployment in which every sequence processes
+    ``tokens_per_sequence`` tokens; the same arithmetic as the decode ceiling (needs a GPU)."""
+    i = _inputs(request)
+    gpu = gpu_memory(request)
+    if gpu.spec is None:
+        raise ModelConfigError(f"{argument('gpu')}: name a GPU to bound step times")
+    return step_times(i.dep, gpu.spec, i.fmt, tally_weights(i.dep, i.fmt), tally_kv(i.dep, i.tokens), i.tokens,
+                      tokens_per_sequence)
+
+
+def mtp_footprint(request: SizingRequest, layers: int) -> tuple[int, int]:
+    """(weight bytes per GPU, KV bytes per token per GPU) of ``layers`` multi-token-prediction modules shaped like the
+    model's last decoder layer plus their eh_proj (2 x hidden -> hidden) and two norms; the embedding and lm_head
+    are shared with the model (as vLLM loads DeepSeek MTP)."""
+    i = _inputs(request)
+    dep, arch = i.dep, i.arch
+    last = len(arch.layers) - 1
+    eh_proj = math.ceil(i.fmt.matrix_bytes(arch.hidden, 2 * arch.hidden) / dep.tp) if i.fmt.quantized else math.ceil(
+        arch.hidden * 2 * arch.hidden * (4 if i.fmt.name == "fp32" else 2) / dep.tp)
+    norms = 2 * arch.hidden * 2
+    weights = layers * (layer_bytes_per_gpu(dep, i.fmt, last) + eh_proj + norms)
+    kv = layers * math.ceil(layer_token_bytes(arch.layers[last], arch, i.kvf, dep.kv_heads_per_gpu))
+    return weights, kv
 
 
 def size_deployment(request: SizingRequest) -> SizingReport:

@@ -15,7 +15,8 @@ from .report import ComponentBytes, ShareDeviation, WeightsReport
 from .request import SizingRequest
 from .source import LoadedModel
 
-__all__ = ["WeightTally", "pick_weight_format", "tally_weights", "weight_notes", "weights_report"]
+__all__ = ["WeightTally", "layer_bytes_per_gpu", "pick_weight_format", "tally_weights", "weight_notes",
+           "weights_report"]
 
 
 def pick_weight_format(request: SizingRequest, arch: Architecture) -> tuple[WeightFormat, str, list[str]]:
@@ -169,6 +170,16 @@ def _tally(arch: Architecture, fmt: WeightFormat, tp: int, pp: int, ep: int, kv_
                     for (c, lab), v in sorted(by_kind.items(), key=lambda item: -item[1][1])]
     return WeightTally(total_bytes=total, by_component=by_component, stage_bytes=stage_bytes,
                        routed_expert_bytes=routed, dense_read_bytes=dense_read, stage_deviations=deviations)
+
+
+def layer_bytes_per_gpu(dep: Deployment, fmt: WeightFormat, layer: int) -> int:
+    """Weight bytes of one decoder layer on one GPU (its tensors in the format, split as the layout splits them)."""
+    total = 0
+    for g in _groups(dep.arch, fmt):
+        copies = g.layers.count(layer)
+        if copies:
+            total += math.ceil(g.bytes * _shard_fraction(g.split, dep)) * copies
+    return total
 
 
 def _deviation_reason(split: str, component: str, dep: Deployment) -> str | None:
