@@ -222,6 +222,10 @@ def capacity(rates: list[float], attainment: list[float | None], target: float) 
             f"({attainment[i]:.1%}); sweep higher to find the limit{caveat}")
     j = later[0]
     ai, aj = attainment[i], attainment[j]
+    if abs(ai - target) < 1e-12:  # type: ignore[operator]
+        return rates[i], False, [i], (
+            f"{rates[i]:g} requests/s: measured exactly at the {target:.0%} target; the next rate {rates[j]:g} misses it "
+            f"({aj:.1%}){caveat}")
     rate = rates[i] + (ai - target) / (ai - aj) * (rates[j] - rates[i])  # type: ignore[operator]
     return rate, True, [i, j], (
         f"{rate:.4g} requests/s, interpolated between {rates[i]:g} ({ai:.1%} meet the SLOs) and {rates[j]:g} ({aj:.1%}) "
@@ -299,8 +303,11 @@ def analyze_sweep(request: SweepRequest) -> SweepReport:
     head = f"{len(points)} points ordered by {basis}; Pareto frontier: {len(pareto)} points"
     head += f"; knee at {points[knee].label}" if knee is not None else "; no knee (fewer than 3 points, or a flat curve)"
     if cap is not None:
-        head += f"; capacity goodput: {cap.note.split(':')[0] if cap.request_rate is None else f'{cap.request_rate:.4g} req/s'}"
-        head += " (interpolated)" if cap and cap.interpolated else ""
+        if cap.request_rate is None:
+            head += f"; capacity goodput: no point reaches {cap.attainment_target:.0%} attainment"
+        else:
+            head += f"; capacity goodput {cap.request_rate:.4g} req/s" + (" (interpolated)" if cap.interpolated else " (a lower bound)"
+                                                                           if len(cap.between) == 1 and cap.between[0] == len(points) - 1 else "")
     if confounders:
         head += f"; confounders between points: {', '.join(sorted({c.kind for c in confounders}))}"
     return SweepReport(

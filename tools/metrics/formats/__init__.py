@@ -14,7 +14,7 @@ from typing import Any, Literal
 from ...errors import InputFormatError, argument
 from ..records import Trace
 from ..source import InputSource, loads, safe_name
-from .aiperf import is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary
+from .aiperf import SUMMARY_NAME, is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary, summary_load
 from .generic import looks_like_record, read_csv, read_record_lines, read_records
 from .genai_perf import is_genai_perf, read_genai_perf
 from .guidellm import is_guidellm, read_guidellm
@@ -133,7 +133,9 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         return read_record_lines(source.lines(), label=source.label)
     if detected == "aiperf":
         objects = iter([(1, whole)]) if whole is not None else _objects(source)
-        return read_aiperf_records(objects, label=source.label)
+        trace = read_aiperf_records(objects, label=source.label)
+        trace.load = _sibling_aiperf_load(source)
+        return trace
 
     # Run-level formats: one object per line (appended runs) or one document.
     runs = 1 if whole is not None else sum(1 for _ in _nonempty(source))
@@ -193,6 +195,20 @@ def _check_forced_format(sample: Any, fmt: str, label: str) -> None:
         f"{label}: {argument('format')} {fmt!r} does not match this file (it looks like {found}); "
         f"{fmt} means: {FORMATS[fmt]}. Leave {argument('format')} at 'auto' to detect it"
     )
+
+
+def _sibling_aiperf_load(source: InputSource):  # -> LoadSetting | None
+    """The requested load from the aiperf summary beside a profile_export.jsonl, when there is one (and it parses)."""
+    if source.path is None:
+        return None
+    sibling = source.path.parent / SUMMARY_NAME
+    try:
+        if not sibling.is_file() or sibling.stat().st_size > 16 * 2**20:
+            return None
+        doc = json.loads(sibling.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return summary_load(doc) if isinstance(doc, dict) else None
 
 
 def _nonempty(source: InputSource) -> Iterator[int]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...errors import InputFormatError
-from ..records import SourceReported, Trace, TraceBuilder
+from ..records import LoadSetting, SourceReported, Trace, TraceBuilder
 from ..source import safe_name
 from .fields import mapping, optional_number
 
@@ -24,6 +24,7 @@ __all__ = [
     "is_metric_summary",
     "read_aiperf_records",
     "read_metric_summary",
+    "summary_load",
 ]
 
 OBSERVATION_POINT = (
@@ -259,3 +260,29 @@ def read_metric_summary(obj: dict[str, Any], *, label: str) -> Trace:
         f"source_reported (recompute from {sibling} in the same folder)"
     )
     return trace
+
+
+SUMMARY_NAME = "profile_export_aiperf.json"
+"""aiperf writes this summary beside profile_export.jsonl; its input_config says what load was asked for."""
+
+
+def summary_load(summary: dict[str, Any]) -> LoadSetting | None:
+    """The profiling phase's load from an aiperf summary's ``input_config``: ``phases`` (0.13) or ``loadgen`` (older)."""
+    config = summary.get("input_config") if isinstance(summary.get("input_config"), dict) else {}
+
+    def num(obj: Any, key: str) -> float | None:
+        value = obj.get(key) if isinstance(obj, dict) else None
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+    phases = config.get("phases") if isinstance(config.get("phases"), list) else []
+    profiling = next((ph for ph in phases if isinstance(ph, dict) and ph.get("kind") == "profiling"), None)
+    source = profiling if profiling is not None else config.get("loadgen")
+    where = "input_config.phases[profiling]" if profiling is not None else "input_config.loadgen"
+    rate = num(source, "rate") if profiling is not None else num(source, "request_rate")
+    cap = num(source, "concurrency")
+    if rate is None and cap is None:
+        return None
+    return LoadSetting(
+        request_rate=rate, max_concurrency=None if cap is None else int(cap), loop="open" if rate is not None else "closed",
+        stated_by=f"{where} of the {SUMMARY_NAME} beside the records",
+    )
