@@ -100,6 +100,22 @@ def render(report: BaseModel, *, as_json: bool) -> str:
     return report.to_text()
 
 
+def read_stdin(max_bytes: int) -> str:
+    """Standard input as text, refused past ``max_bytes`` (read in chunks: never more than the cap is held)."""
+    from .tools.errors import InputFormatError
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    data = buffer.read(max_bytes + 1) if buffer is not None else sys.stdin.read(max_bytes + 1)  # text: a test's StringIO
+    if len(data) > max_bytes:
+        raise InputFormatError(f"standard input: more than {max_bytes:,} bytes; pass a file instead, or a smaller input")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(f"standard input: not UTF-8 text (byte {exc.start})") from None
+
+
 # --- subcommands -------------------------------------------------------------
 # Each _add_<name> registers one subparser and sets ``run`` to a function that
 # takes the parsed args and returns a report model (or an exit code).
@@ -276,7 +292,9 @@ def _add_metrics(subparsers: argparse._SubParsersAction) -> None:
                 percentiles = [float(p) for p in args.percentiles.split(",") if p.strip()]
             except ValueError:
                 raise InputFormatError(f"percentiles: {args.percentiles!r} is not a comma-separated list of numbers") from None
-        source = {"text": sys.stdin.read()} if args.file == "-" else {"path": args.file}
+        text_chars = next(m.max_length for m in MetricsRequest.model_fields["text"].metadata if hasattr(m, "max_length"))
+        stdin_cap = min(args.max_file_mb * 2**20, text_chars)
+        source = {"text": read_stdin(stdin_cap)} if args.file == "-" else {"path": args.file}
         request = MetricsRequest(
             **source,
             format=args.format,
@@ -641,7 +659,9 @@ def _add_audit(subparsers: argparse._SubParsersAction) -> None:
         if args.file is None:
             print(f"{PROG} audit: give a FILE (or - for stdin), --template or --manifest-schema", file=sys.stderr)
             return 2
-        source = {"text": sys.stdin.read()} if args.file == "-" else {"path": args.file}
+        from .tools.audit.models import MAX_TEXT_CHARS
+
+        source = {"text": read_stdin(MAX_TEXT_CHARS * 4)} if args.file == "-" else {"path": args.file}
         return audit_benchmark(AuditRequest(**source, format=args.format))
 
     p.set_defaults(run=run, tool="audit_benchmark", cli_names={"path": "FILE", "text": "FILE"})

@@ -92,34 +92,8 @@ def _pre_parse(arguments: dict[str, Any], text_fields: frozenset[str]) -> dict[s
 def run_job(job: Job) -> BaseModel:
     """Validate the arguments into the request model and call the tools function (in a worker or thread)."""
     request = job.request_model.model_validate(_pre_parse(job.arguments, job.text_fields))
-    if job.readable is not None:
-        _check_paths(request, job.readable, job.grant_hint)
     with readable_folders(job.readable, grant_hint=job.grant_hint) if job.readable is not None else nullcontext():
         return job.fn(request)
-
-
-def _check_paths(request: BaseModel, readable: tuple[str, ...], hint: str) -> None:
-    """Path fields must lie in the readable folders (until every reader opens files through tools.files)."""
-    from pathlib import Path
-
-    from ..tools.errors import PathNotAllowedError
-    from ..tools.paths import ensure_within
-
-    named = [(name, getattr(request, name)) for name in type(request).model_fields]
-    for name, value in list(named):  # path fields of models in a list (compare_runs' runs[i].path)
-        if isinstance(value, list):
-            named += [(f"{name}[{i}].path", item.path) for i, item in enumerate(value)
-                      if isinstance(item, BaseModel) and isinstance(getattr(item, "path", None), str)]
-    for name, value in named:
-        if (name == "path" or name.endswith("_path") or name.endswith("].path")) and isinstance(value, str):
-            if not readable:
-                raise PathNotAllowedError(f"{name}: this server reads no files (no folder has been granted); {hint}")
-            try:
-                ensure_within(value, [Path(f).resolve() for f in readable], field=name)
-            except (OSError, ValueError, RuntimeError) as exc:
-                if isinstance(exc, PathNotAllowedError):
-                    raise
-                raise PathNotAllowedError(f"{name}: cannot resolve this path ({type(exc).__name__})") from None
 
 
 def outcome_of(job: Job) -> Outcome:

@@ -316,7 +316,7 @@ def test_binary_after_the_first_kilobytes_is_a_clear_error(tmp_path):
 
 
 def test_missing_file_is_a_clear_error():
-    with pytest.raises(InputFormatError, match="no such file"):
+    with pytest.raises(InputFormatError, match="does not exist"):
         audit_benchmark(AuditRequest(path="/nonexistent/writeup.md"))
 
 

@@ -94,8 +94,8 @@ def test_a_symlink_swapped_during_reads_never_yields_the_outside_file(folders):
     (lambda d: str(d / "a\x00b"), "NUL byte"),
     (lambda d: str(d / ("x" * 300)), "longer than 255 bytes"),
     (lambda d: "/" + "a/" * 2100, "the limit is 4,096"),
-    (lambda d: str(d / "missing.md"), "no such file"),
-    (lambda d: str(d), "is a folder"),
+    (lambda d: str(d / "missing.md"), "does not exist"),
+    (lambda d: str(d), "is a directory"),
     (lambda d: "", "empty"),
 ])
 def test_malformed_or_missing_paths_are_clear_errors(folders, make, expected):
@@ -126,7 +126,7 @@ def test_special_files_are_refused_without_blocking(folders, special):
 def test_a_file_over_the_cap_is_refused_not_truncated(folders):
     inside, _ = folders
     (inside / "big.json").write_bytes(b"x" * 5000)
-    with pytest.raises(UnreadableFileError, match="5,000 bytes; the limit is 4,000"):
+    with pytest.raises(UnreadableFileError, match="5,000 bytes, over the 4,000-byte cap"):
         read_user_file(str(inside / "big.json"), field="path", max_bytes=4000)
 
 
@@ -135,17 +135,14 @@ def test_a_file_that_grows_while_read_stops_at_the_cap(folders, monkeypatch):
     inside, _ = folders
     path = inside / "growing.jsonl"
     path.write_bytes(b"{}\n" * 10)
-    real_read = os.read
-    grown = []
+    real_set_blocking = os.set_blocking
 
-    def read_and_grow(fd, n):
-        if not grown:
-            with open(path, "ab") as handle:  # another writer appends after the size check
-                handle.write(b"{}\n" * 100_000)
-            grown.append(True)
-        return real_read(fd, n)
+    def grow_after_the_size_check(fd, flag):  # another writer appends between the check and the read
+        with open(path, "ab") as handle:
+            handle.write(b"{}\n" * 100_000)
+        real_set_blocking(fd, flag)
 
-    monkeypatch.setattr(os, "read", read_and_grow)
+    monkeypatch.setattr(os, "set_blocking", grow_after_the_size_check)
     with pytest.raises(UnreadableFileError, match="grew past the limit of 1,000 bytes"):
         read_user_file(str(path), field="path", max_bytes=1000)
 
@@ -156,3 +153,15 @@ def test_errors_name_the_argument_as_the_caller_spells_it(folders):
     inside, _ = folders
     with argument_names({"config_path": "--config"}), pytest.raises(UnreadableFileError, match="^--config: "):
         read_user_file(str(inside / "missing.json"), field="config_path", max_bytes=10)
+
+
+def test_a_path_outside_is_refused_before_it_is_looked_at(folders):
+    # The same answer whether the outside file exists or not: no probing of the server's disk.
+    inside, outside = folders
+    with readable_folders([inside]):
+        answers = []
+        for name in ("secret.md", "missing.md"):
+            with pytest.raises(PathNotAllowedError) as refused:
+                read_user_file(str(outside / name), field="path", max_bytes=1000)
+            answers.append(str(refused.value).replace(name, "NAME"))
+    assert answers[0] == answers[1]

@@ -74,3 +74,32 @@ def test_audit_vocabulary_tables_name_their_source():
         for name, table in json.loads(path.read_text()).items():
             if isinstance(table, dict):
                 assert table.get("source"), f"{path.name}: table {name} has no source"
+
+
+# Modules that open files of their own (the corpus, the Hub cache, an install target) and why; package data
+# read through importlib.resources is fine anywhere. Any other file under tools/ must be opened through
+# tools/files.py (consent, one checked descriptor, a size cap): a path a tool receives may come from a remote
+# MCP caller.
+OWN_FILES = {
+    "corpus/__init__.py": "SKILL.md from the package",
+    "corpus/library.py": "reference pages from the package or a test corpus folder",
+    "sizing/hub.py": "its own cache of Hub answers",
+    "skill.py": "copies the package's skill folder into a target the user names",
+    "metrics/source.py": "InputSource.read_text reads the descriptor tools/files.py opened",
+    "metrics/runs.py": "lists an AIPerf folder tools.files.is_granted_folder allowed; opens each file through tools.files",
+}
+
+
+def test_user_files_are_opened_only_through_tools_files():
+    opening = ("open(", "read_bytes(", "read_text(", ".stat(", "is_file(", "os.open")
+    offenders = []
+    for path in sorted((ROOT / "tools").rglob("*.py")):
+        name = path.relative_to(ROOT / "tools").as_posix()
+        if name == "files.py" or name in OWN_FILES:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            package_data = "files(__package__)" in code or "resources.files(" in code
+            if any(call in code for call in opening) and not package_data:
+                offenders.append(f"tools/{name}:{number}: {line.strip()}")
+    assert offenders == [], "open user files with tools.files.read_user_file / open_user_file:\n" + "\n".join(offenders)

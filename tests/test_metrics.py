@@ -368,7 +368,7 @@ def test_path_safety(tmp_path):
         run(path=str(empty))
     big = tmp_path / "big.jsonl"
     big.write_bytes(b'{"ttft_ms": 1, "e2el_ms": 2}\n' * 80_000)  # ~2.3 MB
-    with pytest.raises(InputFormatError, match="over the 1 MiB cap"):
+    with pytest.raises(InputFormatError, match="over the 1,048,576-byte cap"):
         run(path=str(big), max_file_mb=1)
     link = tmp_path / "link.json"
     link.symlink_to(tmp_path)

@@ -141,10 +141,10 @@ async def test_cross_field_errors_read_as_field_and_problem():
 async def test_file_tools_refuse_paths_outside_the_allowed_folders(tool, field, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     async with Client(build_server(allow_dirs=[tmp_path])) as client:
-        result = await client.call_tool(tool, {field: "/etc/passwd"})
+        result = await client.call_tool(tool, {field: "/etc/passwd.md"})  # .md: a suffix the audit reads
     assert result.is_error
     text = result.content[0].text
-    assert f"{field}: '/etc/passwd' is outside the folders this server may read" in text
+    assert f"{field}: '/etc/passwd.md' is outside the folders this server may read" in text
     assert "root:" not in text
 
 

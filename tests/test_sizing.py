@@ -431,7 +431,7 @@ def test_config_path_missing_malformed_and_huge(tmp_path):
         size(config_path=str(bad), tokens=1)
     huge = tmp_path / "huge.json"
     huge.write_text(" " * (6 * 1024 * 1024))
-    with pytest.raises(InputFormatError, match="byte limit"):
+    with pytest.raises(InputFormatError, match="byte cap"):
         size(config_path=str(huge), tokens=1)
     good = tmp_path / "config.json"
     good.write_text(json.dumps(find_model("Llama-3.1-8B").config))

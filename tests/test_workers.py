@@ -109,7 +109,7 @@ async def test_a_hub_look_up_that_never_answers_cannot_starve_other_calls(monkey
     proxy = f"http://127.0.0.1:{silent.getsockname()[1]}"
     monkeypatch.setenv("HTTPS_PROXY", proxy)
     monkeypatch.setenv("https_proxy", proxy)
-    pool = ProcessRunner(workers=2, budget_s=4, memory_mb=2048)
+    pool = ProcessRunner(workers=2, budget_s=20, memory_mb=2048)
     server = build_server(runner=pool)
     results = {}
     try:
@@ -118,7 +118,7 @@ async def test_a_hub_look_up_that_never_answers_cannot_starve_other_calls(monkey
                 async with Client(server) as client:
                     results[f"hub{i}"] = await client.call_tool("size_deployment", {"model": f"someorg/model-{i}"})
 
-            for i in range(4):
+            for i in range(2):
                 tg.start_soon(look_up, i)
             await anyio.sleep(0.5)
             async with Client(server) as other:
@@ -132,5 +132,6 @@ async def test_a_hub_look_up_that_never_answers_cannot_starve_other_calls(monkey
         silent.close()
     assert not results["metrics"].is_error
     assert results["metrics_done_before_hub"]  # at most half the workers wait on the network
-    for i in range(4):
-        assert results[f"hub{i}"].is_error
+    for i in range(2):  # each look-up gave up after its short timeout, well inside the call budget
+        text = results[f"hub{i}"].content[0].text
+        assert results[f"hub{i}"].is_error and "timed out" in text and "config_path" in text

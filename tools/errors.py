@@ -8,9 +8,9 @@
     ├── UnknownGPUError                 a GPU name the catalog does not know
     ├── ModelConfigError                a config.json that is malformed or incomplete
     ├── InputFormatError                a file or payload that cannot be parsed
+    │   └── UnreadableFileError         a path that names no readable regular file (or one over the size cap)
     ├── NetworkUnavailableError         a look-up that needs the network failed
     ├── PathNotAllowedError             a file outside the folders the server may read
-    ├── UnreadableFileError             a path that names no readable regular file (or one over the size cap)
     └── UnknownRefError                 a git ref that an upstream repository does not have
 
 The MCP server turns any of these into a tool error with the same message; the
@@ -88,7 +88,7 @@ class PathNotAllowedError(FundamentalsError):
     """Raised when the MCP server is asked to read a file outside its allowed folders."""
 
 
-class UnreadableFileError(FundamentalsError):
+class UnreadableFileError(InputFormatError):
     """Raised when a path names no readable regular file: missing, a folder or device, too large, malformed."""
 
 

@@ -1,6 +1,7 @@
 """Reading a file a caller named: only by consent, opened once, checked, bounded.
 
-Every tool that takes a file path reads it through ``read_user_file``:
+Every tool that takes a file path reads it through ``read_user_file`` (all
+at once) or ``open_user_file`` (one checked descriptor, read in a stream):
 
 - **Consent.** Inside ``readable_folders(folders)`` only files whose real
   location lies in one of ``folders`` are read (an empty list: no file at
@@ -30,10 +31,20 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import PathNotAllowedError, UnreadableFileError, argument
 
-__all__ = ["GRANT_HINT", "MAX_PATH_CHARS", "REMOTE_GRANT_HINT", "read_user_file", "readable_folders", "reading_policy"]
+__all__ = [
+    "GRANT_HINT",
+    "MAX_PATH_CHARS",
+    "REMOTE_GRANT_HINT",
+    "is_granted_folder",
+    "open_user_file",
+    "read_user_file",
+    "readable_folders",
+    "reading_policy",
+]
 
 MAX_PATH_CHARS = 4096
 """Longest path accepted (Linux PATH_MAX); each part at most 255 bytes (NAME_MAX)."""
@@ -118,28 +129,44 @@ def _inside(real: str, folders: tuple[str, ...]) -> bool:
 
 
 _OS_ERRORS = {
-    errno.ENOENT: "no such file",
-    errno.ENOTDIR: "a part of the path is not a folder",
-    errno.ELOOP: "the path has a symbolic link loop",
-    errno.ENAMETOOLONG: "the path or a part of it is too long",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EISDIR: "it is a folder, not a file",
-    errno.ENXIO: "it is a socket or device, not a file",
+    errno.ENOENT: "does not exist",
+    errno.ENOTDIR: "does not name a file (a part of the path is not a folder)",
+    errno.ELOOP: "has a symbolic link loop in its path",
+    errno.ENAMETOOLONG: "is too long (the path or a part of it)",
+    errno.EACCES: "cannot be read (permission denied)",
+    errno.EPERM: "cannot be read (permission denied)",
+    errno.EISDIR: "is a directory, not a file",
+    errno.ENXIO: "is a socket or device, not a file",
 }
 
 
 def _os_error(name: str, path: str, exc: OSError) -> UnreadableFileError:
-    reason = _OS_ERRORS.get(exc.errno or 0, exc.strerror or "cannot open it")
-    return UnreadableFileError(f"{name}: cannot read {_shown(path)}: {reason}")
+    reason = _OS_ERRORS.get(exc.errno or 0, f"cannot be read ({exc.strerror or 'error'})")
+    return UnreadableFileError(f"{name}: {_shown(path)} {reason}")
 
 
-def read_user_file(path: str, *, field: str, max_bytes: int) -> bytes:
-    """The bytes of the regular file at ``path`` (at most ``max_bytes``), read by consent only.
+def is_granted_folder(path: str) -> bool:
+    """True when ``path`` is a folder this call may look into: inside the readable folders (or any folder on the
+    command line). A folder outside is never looked at, so its existence is not revealed."""
+    policy = _FOLDERS.get()
+    try:
+        real = os.path.realpath(os.path.expanduser(path))
+    except (ValueError, OSError):
+        return False
+    if policy is not None and not _inside(real, policy[0]):
+        return False
+    return os.path.isdir(real)
 
-    ``field`` names the tool argument in messages. Raises PathNotAllowedError
-    (outside the readable folders) or UnreadableFileError (missing, not a
-    regular file, too large, a symlink loop, a malformed name).
+
+def open_user_file(path: str, *, field: str, max_bytes: int) -> BinaryIO:
+    """The regular file at ``path``, opened once and checked, as a binary file positioned at its start.
+
+    The caller reads from this one descriptor (``seek(0)`` to read again) and
+    closes it; it must still stop at ``max_bytes`` (the file may grow after this
+    check). ``field`` names the tool argument in messages. Raises
+    PathNotAllowedError (outside the readable folders) or UnreadableFileError
+    (missing, not a regular file, over ``max_bytes``, a symlink loop, a
+    malformed name).
     """
     name = argument(field)
     policy = _FOLDERS.get()
@@ -147,12 +174,16 @@ def read_user_file(path: str, *, field: str, max_bytes: int) -> bytes:
     if folders is not None and not folders:
         raise PathNotAllowedError(f"{name}: this server reads no files (no folder has been granted); {hint}")
     raw = _check_name(path, name)
+    if folders is not None and not _inside(os.fsdecode(os.path.realpath(raw)), folders):
+        # refused before any stat or open, so a caller cannot learn whether a file outside exists
+        raise PathNotAllowedError(
+            f"{name}: {_shown(path)} is outside the folders this server may read ({', '.join(folders)}); {hint}")
     try:
         before = os.stat(raw)  # refuse devices and FIFOs before opening them
     except OSError as exc:
         raise _os_error(name, path, exc) from None
     if stat.S_ISDIR(before.st_mode):
-        raise UnreadableFileError(f"{name}: {_shown(path)} is a folder; name a file in it")
+        raise UnreadableFileError(f"{name}: {_shown(path)} is a directory; name a file in it")
     if not stat.S_ISREG(before.st_mode):
         raise UnreadableFileError(f"{name}: {_shown(path)} is not a regular file (a FIFO, socket or device)")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
@@ -179,21 +210,33 @@ def read_user_file(path: str, *, field: str, max_bytes: int) -> bytes:
                     f"{name}: {_shown(path)} is outside the folders this server may read "
                     f"({', '.join(folders)}); {hint}")
         if info.st_size > max_bytes:
-            raise UnreadableFileError(f"{name}: {_shown(path)} is {info.st_size:,} bytes; the limit is {max_bytes:,}")
+            raise UnreadableFileError(f"{name}: {_shown(path)} is {info.st_size:,} bytes, over the {max_bytes:,}-byte cap")
         os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_user_file(path: str, *, field: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path`` (at most ``max_bytes``), read by consent from one descriptor.
+
+    Same checks and errors as ``open_user_file``; a file that grows past
+    ``max_bytes`` while it is read is an error, not a truncated input.
+    """
+    with open_user_file(path, field=field, max_bytes=max_bytes) as handle:
         chunks: list[bytes] = []
         total = 0
-        while True:
-            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > max_bytes:
-                raise UnreadableFileError(f"{name}: {_shown(path)} grew past the limit of {max_bytes:,} bytes "
-                                          "while it was read")
-            chunks.append(chunk)
+        try:
+            while True:
+                chunk = handle.read1(min(_CHUNK, max_bytes + 1 - total)) if total <= max_bytes else b""
+                if not chunk:
+                    break
+                total += len(chunk)
+                if total > max_bytes:
+                    raise UnreadableFileError(f"{argument(field)}: {_shown(path)} grew past the limit of "
+                                              f"{max_bytes:,} bytes while it was read")
+                chunks.append(chunk)
+        except OSError as exc:
+            raise _os_error(argument(field), path, exc) from None
         return b"".join(chunks)
-    except OSError as exc:
-        raise _os_error(name, path, exc) from None
-    finally:
-        os.close(fd)

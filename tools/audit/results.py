@@ -12,7 +12,7 @@ from .findings import ITEM_GROUPS
 from .models import ItemFinding, RuleFinding
 from .structured import HUB_ID, VAGUE_VALUE, locate
 
-__all__ = ["judge_result"]
+__all__ = ["judge_result", "looks_like_result"]
 
 
 _RESULT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -50,6 +50,13 @@ def _walk(data: Any, found: dict[str, Any], depth: int = 0) -> None:
     elif isinstance(data, list):
         for v in data[:3]:
             _walk(v, found, depth + 1)
+
+
+def looks_like_result(data: Any) -> bool:
+    """True when the data holds at least one field a benchmark tool's result file writes (a key of _RESULT_ALIASES)."""
+    found: dict[str, Any] = {}
+    _walk(data, found)
+    return any(alias in found for aliases in _RESULT_ALIASES.values() for alias in aliases)
 
 
 def judge_result(data: Any, lines: list[str]) -> tuple[list[ItemFinding], list[RuleFinding], str | None]:

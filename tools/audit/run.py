@@ -13,7 +13,7 @@ from .manifest import BenchmarkManifest
 from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding
 from .reading.blocks import parse_writeup
 from .report import build_report
-from .results import judge_result
+from .results import judge_result, looks_like_result
 from .source import MANIFEST_KEYS, parse_structured, read_source
 from .structured import judge_manifest
 from .writeup import judge_writeup
@@ -53,6 +53,12 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
             raise InputFormatError(f"{argument('text')}: empty write-up; nothing to audit")
         writeup = parse_writeup(text)
         raw_items, raw_rules, conflicts, searched = judge_writeup(writeup)
+        if request.path is not None and not any(f.status in ("declared", "partial") for f in raw_items) \
+                and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules):
+            # a file with nothing a benchmark write-up holds is not reported on: its lines would be quoted back
+            raise InputFormatError(f"{argument('path')}: {request.path!r} does not read as a benchmark write-up "
+                                   "(nothing the benchmark contract asks for and no metric claim); the audit reads "
+                                   "write-ups, manifests and result files")
         items = [ItemFinding(id=f.id, group=ITEM_GROUPS[f.id], status=f.status,
                              evidence=[Evidence(line=n, text=t) for n, t in f.evidence],
                              why=(f.why + "; searched: " + ", ".join(searched)) if f.status == "missing" else f.why,
@@ -75,5 +81,9 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         return build_report(source, "manifest", manifest.title, items, rules, incons)
     if not isinstance(data, (dict, list)) or not data:
         raise InputFormatError("result: expected a JSON object, a JSON array or JSONL/CSV records")
+    if request.path is not None and request.format == "auto" and not looks_like_result(data):
+        raise InputFormatError(f"{argument('path')}: {request.path!r} is JSON/YAML/CSV with none of the fields a "
+                               "benchmark manifest or result file holds; the audit reads write-ups, manifests and "
+                               "result files")
     items, rules, title = judge_result(data, lines)
     return build_report(source, "result", title, items, rules, [])

@@ -1,6 +1,7 @@
 """Reading the input: inline text or a file, and whether it is JSON, JSONL, YAML or CSV.
 
-File access goes through ``read_file`` only, so a central safe reader can replace it in one place.
+A file is read through ``tools.files.read_user_file`` (consent, one checked descriptor, a size cap), and only
+when its suffix says it is a write-up, a manifest or a result file.
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputFormatError, argument
+from ..files import read_user_file
 from .models import MAX_TEXT_CHARS, AuditRequest
 
-__all__ = ["MANIFEST_KEYS", "MAX_RESULT_FILE_BYTES", "parse_structured", "read_source"]
+__all__ = ["FILE_KINDS", "MANIFEST_KEYS", "MAX_RESULT_FILE_BYTES", "parse_structured", "read_source"]
 
 
 MAX_RESULT_FILE_BYTES = 256 * 1024 * 1024
+
+FILE_KINDS = frozenset({".md", ".markdown", ".txt", ".rst", ".json", ".jsonl", ".yaml", ".yml", ".csv"})
+"""Suffixes of the files the audit reads: anything else (.env, .netrc, no suffix) is refused unread."""
 
 
 def read_source(request: AuditRequest) -> tuple[str, str, str]:
@@ -28,15 +33,13 @@ def read_source(request: AuditRequest) -> tuple[str, str, str]:
         if "\x00" in text:
             raise InputFormatError(f"{argument('text')}: contains NUL bytes (binary data?); paste a markdown/plain-text write-up, a manifest or a result JSON")
         return text, "inline", ""
-    path = Path(request.path).expanduser()
-    if not path.is_file():
-        raise InputFormatError(f"{argument('path')}: no such file: {request.path}")
-    size = path.stat().st_size
-    suffix = path.suffix.lower()
+    suffix = Path(request.path).suffix.lower()
+    if suffix not in FILE_KINDS:
+        raise InputFormatError(
+            f"{argument('path')}: {request.path!r} is not a file the audit reads ({', '.join(sorted(FILE_KINDS))}: write-ups, "
+            "manifests and result files); name such a file, or pass the content inline as text")
     limit = MAX_RESULT_FILE_BYTES if suffix in (".json", ".jsonl", ".csv") else MAX_TEXT_CHARS * 4
-    if size > limit:
-        raise InputFormatError(f"{argument('path')}: {request.path} is {size:,} bytes; the limit for {suffix or 'text'} files is {limit:,} bytes")
-    data = path.read_bytes()
+    data = read_user_file(request.path, field="path", max_bytes=limit)
     if b"\x00" in data:
         raise InputFormatError(f"{argument('path')}: {request.path} looks binary (NUL bytes); expected a markdown/text write-up, a JSON/YAML manifest or a result file")
     try:
@@ -53,6 +56,15 @@ MANIFEST_KEYS = {"manifest_version", "stack", "workload", "state", "distribution
 
 def parse_structured(text: str, suffix: str) -> Any | None:
     """JSON or YAML mapping/list, or None when the text is neither."""
+    try:
+        return _parse_structured(text, suffix)
+    except RecursionError:
+        # inline text has no suffix; a file always has one (read_source refuses the others)
+        raise InputFormatError(f"{argument('path' if suffix else 'text')}: JSON or YAML nested too deeply to read "
+                               "(a manifest or result file is a few levels deep)") from None
+
+
+def _parse_structured(text: str, suffix: str) -> Any | None:
     stripped = text.lstrip()
     if suffix == ".jsonl" or (stripped.startswith("{") and "\n{" in stripped.rstrip() and suffix not in (".json", ".yaml", ".yml")):
         rows = []

@@ -14,10 +14,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import InputFormatError, argument
+from ..files import is_granted_folder
 from .formats import FORMATS, InputFormat, load_trace
 from .formats.generic import read_records
 from .records import RequestRecord, Trace
-from .source import InputSource, open_input, resolve_input_path
+from .source import InputSource, open_input
 from .summary import MetricsReport, MetricsRequest, _report
 
 __all__ = ["Measured", "RunInput", "measure_runs"]
@@ -104,8 +105,7 @@ def _aiperf_folder(path: str, max_bytes: int) -> list[str]:
     for file in files:
         if not Path(file).resolve().is_relative_to(folder):
             raise InputFormatError(f"{argument('path')}: {file!r} under {path!r} links outside the folder; refused")
-        resolve_input_path(file, max_bytes=max_bytes)
-    return files
+    return files  # each is opened (and checked again) through tools.files by open_input
 
 
 def measure_runs(
@@ -120,11 +120,12 @@ def measure_runs(
             jobs = [(f"records #{i}", None, None, run.records)]
         else:
             paths: list[str | None] = [None]
-            if run.path is not None and Path(run.path).expanduser().is_dir():
+            if run.path is not None and is_granted_folder(run.path):
                 paths = list(_aiperf_folder(run.path, max_bytes))
             jobs = []
             for p in paths:
-                source = open_input(path=p or run.path, text=None if (p or run.path) else run.text, max_bytes=max_bytes)
+                source = open_input(path=p or run.path, text=None if (p or run.path) else run.text, max_bytes=max_bytes,
+                                    field=f"runs[{i}].path")
                 count = _count_runs(source) if (every_run and run.run_index is None) else 1
                 indices = [run.run_index] if not (every_run and run.run_index is None) else list(range(count))
                 for index in indices:

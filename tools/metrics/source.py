@@ -1,9 +1,10 @@
 """Where benchmark input comes from: a user's file (checked, size-capped, streamed) or inline text.
 
-``open_input`` resolves a path safely (a regular file, not a directory, device, FIFO or
-/proc entry; under the size cap) and hands out numbered lines without ever holding more
-than one line, or the whole text when a format needs one JSON document. Every failure is
-an ``InputFormatError`` that names the path and the reason.
+``open_input`` opens a path once through ``tools.files`` (consent, a regular file, under
+the size cap; not a directory, device, FIFO or /proc entry) and hands out numbered lines
+from that one descriptor without ever holding more than one line, or the whole text when
+a format needs one JSON document. Every failure is an ``InputFormatError`` that names the
+path and the reason.
 """
 
 from __future__ import annotations
@@ -11,60 +12,44 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import InputFormatError, argument
+from ..files import open_user_file
 
-__all__ = ["InputSource", "json_error", "loads", "open_input", "resolve_input_path", "safe_name"]
+__all__ = ["InputSource", "json_error", "loads", "open_input", "safe_name"]
 
 _NAME = re.compile(r"^[A-Za-z0-9_.:()/ -]{1,40}$")
 
 
-def resolve_input_path(path: str, *, max_bytes: int) -> Path:
-    """The absolute path of a readable regular file no larger than ``max_bytes``.
-
-    Symlinks are followed; the target must be a regular file. Empty files and files with
-    no reported size (e.g. /proc entries) are refused, and reading stops at the cap anyway.
-    """
-    if not path or "\x00" in path:
-        raise InputFormatError(f"{argument('path')}: empty or contains a NUL byte")
-    try:
-        resolved = Path(path).expanduser().resolve(strict=True)
-    except FileNotFoundError:
-        raise InputFormatError(f"{argument('path')}: {path!r} does not exist") from None
-    except (OSError, RuntimeError) as exc:  # permission, symlink loop
-        raise InputFormatError(f"{argument('path')}: {path!r} cannot be resolved ({exc.__class__.__name__})") from None
-    try:
-        st = resolved.stat()
-    except OSError as exc:
-        raise InputFormatError(f"{argument('path')}: {path!r} cannot be read ({exc.strerror})") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise InputFormatError(f"{argument('path')}: {path!r} is {kind}; give a result file (JSON, JSONL or CSV)")
-    if st.st_size == 0:
-        raise InputFormatError(f"{argument('path')}: {path!r} is empty")
-    if st.st_size > max_bytes:
-        raise InputFormatError(
-            f"{argument('path')}: {path!r} is {st.st_size / 2**20:.1f} MiB, over the {max_bytes / 2**20:.0f} MiB cap "
-            f"(raise {argument('max_file_mb')}, or split the file)"
-        )
-    if not os.access(resolved, os.R_OK):
-        raise InputFormatError(f"{argument('path')}: {path!r} is not readable")
-    return resolved
-
-
 @dataclass
 class InputSource:
-    """A file or an inline text, read as numbered lines or as one document, never past the cap."""
+    """A file (one checked descriptor) or an inline text, read as numbered lines or as one document, never past
+    the cap. Use it as a context manager so the file is closed."""
 
     label: str
     max_bytes: int
-    path: Path | None = None
+    handle: BinaryIO | None = None
     text: str | None = None
     suffix: str = ""
+
+    def __enter__(self) -> InputSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+
+    def _rewound(self) -> BinaryIO:
+        assert self.handle is not None
+        self.handle.seek(0)
+        return self.handle
 
     def lines(self) -> Iterator[tuple[int, str]]:
         """Yield ``(line_number, line)`` (1-based, newline stripped), streaming a file line by line."""
@@ -72,33 +57,28 @@ class InputSource:
             for number, line in enumerate(self.text.splitlines(), start=1):
                 yield number, line
             return
-        assert self.path is not None
+        fh = self._rewound()
         read = 0
-        with self.path.open("rb") as fh:
-            for number, raw in enumerate(fh, start=1):
-                read += len(raw)
-                if read > self.max_bytes:
-                    raise InputFormatError(f"{self.label}: more than {self.max_bytes / 2**20:.0f} MiB; stopped at line {number}")
-                try:
-                    yield number, raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError:
-                    raise InputFormatError(f"{self.label}: line {number} is not UTF-8 text") from None
+        for number, raw in enumerate(iter(lambda: fh.readline(self.max_bytes + 1 - read), b""), start=1):
+            read += len(raw)
+            if read > self.max_bytes:
+                raise InputFormatError(f"{self.label}: more than {self.max_bytes / 2**20:.0f} MiB; stopped at line {number}")
+            try:
+                yield number, raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                raise InputFormatError(f"{self.label}: line {number} is not UTF-8 text") from None
 
     def head(self, max_chars: int = 65536) -> str:
         """The first characters (for format detection)."""
         if self.text is not None:
             return self.text[:max_chars]
-        assert self.path is not None
-        with self.path.open("rb") as fh:
-            return fh.read(max_chars).decode("utf-8", errors="replace")
+        return self._rewound().read(max_chars).decode("utf-8", errors="replace")
 
     def read_text(self) -> str:
         """The whole text, for formats that are one JSON document (bounded by the cap)."""
         if self.text is not None:
             return self.text
-        assert self.path is not None
-        with self.path.open("rb") as fh:
-            data = fh.read(self.max_bytes + 1)
+        data = self._rewound().read(self.max_bytes + 1)
         if len(data) > self.max_bytes:
             raise InputFormatError(f"{self.label}: more than {self.max_bytes / 2**20:.0f} MiB")
         try:
@@ -141,11 +121,14 @@ def json_error(label: str, exc: json.JSONDecodeError, text: str, *, line: int | 
     return InputFormatError(f"{label}: {where}: invalid JSON: {exc.msg}{truncated}")
 
 
-def open_input(*, path: str | None, text: str | None, max_bytes: int) -> InputSource:
-    """An ``InputSource`` for exactly one of a path or an inline text."""
+def open_input(*, path: str | None, text: str | None, max_bytes: int, field: str = "path") -> InputSource:
+    """An ``InputSource`` for exactly one of a path or an inline text; ``field`` names the path argument."""
     if path is not None:
-        resolved = resolve_input_path(path, max_bytes=max_bytes)
-        return InputSource(label=str(path), max_bytes=max_bytes, path=resolved, suffix=resolved.suffix.lower())
+        handle = open_user_file(path, field=field, max_bytes=max_bytes)
+        if os.fstat(handle.fileno()).st_size == 0:  # also /proc entries, whose size is not known
+            handle.close()
+            raise InputFormatError(f"{argument(field)}: {path!r} is empty")
+        return InputSource(label=str(path), max_bytes=max_bytes, handle=handle, suffix=Path(path).suffix.lower())
     if text is None:
         raise InputFormatError("give one of path, text or records")
     if len(text.encode("utf-8", errors="replace")) > max_bytes:

@@ -456,8 +456,8 @@ def load_request_trace(request: MetricsRequest) -> Trace:
     """Read the request's input into a trace (the step ``compute_metrics`` and plotting share)."""
     if request.records is not None:
         return read_records(request.records, label="records")
-    source = open_input(path=request.path, text=request.text, max_bytes=request.max_file_mb * 2**20)
-    return load_trace(source, request.format, run_index=request.run_index)
+    with open_input(path=request.path, text=request.text, max_bytes=request.max_file_mb * 2**20) as source:
+        return load_trace(source, request.format, run_index=request.run_index)
 
 
 def compute_metrics(request: MetricsRequest, *, plot_path: str | Path | None = None) -> MetricsReport:

@@ -95,7 +95,7 @@ def _get_json(client: Any, url: str, repo_id: str, *, optional: bool) -> dict[st
 
 
 def fetch_hub_model(repo_id: str, *, revision: str = "main", offline: bool = False,
-                    transport: Any = None, timeout_s: float = 10.0) -> HubModel:
+                    transport: Any = None, timeout_s: float = 5.0) -> HubModel:
     """Fetch (or read from cache) a repo's config.json and safetensors index total_size.
 
     ``transport`` is an httpx transport (tests pass ``httpx.MockTransport``). With
@@ -123,7 +123,9 @@ def fetch_hub_model(repo_id: str, *, revision: str = "main", offline: bool = Fal
     token = os.environ.get("HF_TOKEN")
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    with httpx.Client(transport=transport, headers=headers, timeout=timeout_s, follow_redirects=True) as client:
+    # Short timeouts: a Hub or proxy that does not answer costs this call a few seconds, not a server worker.
+    timeout = httpx.Timeout(timeout_s, connect=min(3.0, timeout_s))
+    with httpx.Client(transport=transport, headers=headers, timeout=timeout, follow_redirects=True) as client:
         config = _get_json(client, f"{base_url}/config.json", repo_id, optional=False)
         index = _get_json(client, f"{base_url}/model.safetensors.index.json", repo_id, optional=True)
     total = None

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputFormatError, UnknownModelError, argument
+from ..files import read_user_file
 from .catalog import find_model, lookup_model, suggest_models
 from .request import SizingRequest
 
@@ -46,6 +47,8 @@ def _model_from_json(given: dict[str, Any] | str) -> LoadedModel:
             cfg = json.loads(cfg)
         except ValueError as exc:
             raise InputFormatError(f"{argument('config_json')}: not valid JSON ({exc})") from exc
+        except RecursionError:
+            raise InputFormatError(f"{argument('config_json')}: JSON nested too deeply for a config.json") from None
     if not isinstance(cfg, dict):
         raise InputFormatError(f"{argument('config_json')}: expected a JSON object (a Hugging Face config.json)")
     arches = cfg.get("architectures")
@@ -56,16 +59,13 @@ def _model_from_json(given: dict[str, Any] | str) -> LoadedModel:
 def _model_from_file(config_path: str) -> LoadedModel:
     """A config.json on disk, named after its folder; refused unread when larger than a config can be."""
     path = Path(config_path).expanduser()
-    if not path.is_file():
-        raise InputFormatError(f"{argument('config_path')}: '{config_path}' is not a readable file")
-    size = path.stat().st_size
-    if size > _MAX_CONFIG_BYTES:
-        raise InputFormatError(f"{argument('config_path')}: file is {size:,} bytes, over the {_MAX_CONFIG_BYTES:,}-byte limit "
-                               "(a config.json is a few KB)")
+    data = read_user_file(config_path, field="config_path", max_bytes=_MAX_CONFIG_BYTES)
     try:
-        cfg = json.loads(path.read_text(encoding="utf-8"))
+        cfg = json.loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputFormatError(f"{argument('config_path')}: '{path}' is not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise InputFormatError(f"{argument('config_path')}: '{path}' is JSON nested too deeply for a config.json") from None
     if not isinstance(cfg, dict):
         raise InputFormatError(f"{argument('config_path')}: '{path}' does not hold a JSON object")
     return LoadedModel(cfg, path.parent.name or path.name, f"config file {path}")
