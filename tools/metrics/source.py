@@ -35,6 +35,7 @@ class InputSource:
     handle: BinaryIO | None = None
     text: str | None = None
     suffix: str = ""
+    path: Path | None = None  # the path as given, to find a sibling file (opened through tools.files too)
 
     def __enter__(self) -> InputSource:
         return self
@@ -128,7 +129,8 @@ def open_input(*, path: str | None, text: str | None, max_bytes: int, field: str
         if os.fstat(handle.fileno()).st_size == 0:  # also /proc entries, whose size is not known
             handle.close()
             raise InputFormatError(f"{argument(field)}: {path!r} is empty")
-        return InputSource(label=str(path), max_bytes=max_bytes, handle=handle, suffix=Path(path).suffix.lower())
+        return InputSource(label=str(path), max_bytes=max_bytes, handle=handle, suffix=Path(path).suffix.lower(),
+                           path=Path(path).expanduser())
     if text is None:
         raise InputFormatError("give one of path, text or records")
     if len(text.encode("utf-8", errors="replace")) > max_bytes:

@@ -11,7 +11,8 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from ...errors import InputFormatError, argument
+from ...errors import FundamentalsError, InputFormatError, argument
+from ...files import read_user_file
 from ..records import Trace
 from ..source import InputSource, loads, safe_name
 from .aiperf import SUMMARY_NAME, is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary, summary_load
@@ -202,11 +203,9 @@ def _sibling_aiperf_load(source: InputSource):  # -> LoadSetting | None
     if source.path is None:
         return None
     sibling = source.path.parent / SUMMARY_NAME
-    try:
-        if not sibling.is_file() or sibling.stat().st_size > 16 * 2**20:
-            return None
-        doc = json.loads(sibling.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+    try:  # through tools.files: the same consent and checks as the records file itself
+        doc = json.loads(read_user_file(str(sibling), field="path", max_bytes=16 * 2**20).decode("utf-8"))
+    except (FundamentalsError, ValueError, RecursionError):
         return None
     return summary_load(doc) if isinstance(doc, dict) else None
 
