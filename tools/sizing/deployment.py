@@ -43,7 +43,7 @@ from .request import SizingRequest
 from .source import LoadedModel, load_model
 from .weights import layer_bytes_per_gpu, pick_weight_format, tally_weights, weight_notes, weights_report
 
-__all__ = ["MemoryFit", "decode_step_times", "memory_fit", "mtp_footprint", "size_deployment"]
+__all__ = ["MemoryFit", "decode_step_times", "memory_fit", "mtp_footprint", "overhead_items", "size_deployment"]
 
 
 def _pick_tokens(request: SizingRequest, arch: Architecture) -> tuple[int, str, list[str]]:
@@ -174,6 +174,14 @@ def decode_step_times(request: SizingRequest, tokens_per_sequence: int = 1) -> t
                       tokens_per_sequence)
 
 
+def overhead_items(request: SizingRequest) -> dict[str, int]:
+    """The estimated overheads inside the budget, by name, for a deployment (no report built)."""
+    i = _inputs(request)
+    gpu = gpu_memory(request)
+    mnbt, max_seqs, _ = scheduler_limits(request, gpu)
+    return {o.name: o.bytes for o in runtime_overheads(i.dep, request, gpu, mnbt, max_seqs) if o.inside_budget}
+
+
 def mtp_footprint(request: SizingRequest, layers: int) -> tuple[int, int]:
     """(weight bytes per GPU, KV bytes per token per GPU) of ``layers`` multi-token-prediction modules shaped like the
     model's last decoder layer plus their eh_proj (2 x hidden -> hidden) and two norms; the embedding and lm_head
@@ -224,6 +232,10 @@ def size_deployment(request: SizingRequest) -> SizingReport:
         ceilings=ceilings, assumptions=assumptions,
         references=[f"{REFERENCE}#kv-cache-per-token", f"{REFERENCE}", "research: sizing-anchors.md"],
     )
+    if request.overhead_bytes is None:
+        from .error_band import apply_overhead_band  # the band sizes published profiles with this module
+
+        apply_overhead_band(per_gpu, overheads)
     if per_gpu.fits is False:
         from .nearest import nearest_fits  # nearest tries changes through memory_fit, defined here
 

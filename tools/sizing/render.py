@@ -75,6 +75,10 @@ def _render_memory(r: SizingReport) -> list[str]:
         lines.append(_ROW.format("budget per GPU", "", _gib(g.budget_bytes),
                                  f"{g.gpu or 'GPU'}: {g.memory_basis} x {g.memory_utilization} -> {verdict} "
                                  f"(margin {_gib(g.free_bytes)})"))
+        if g.overhead_low_bytes is not None and g.overhead_high_bytes is not None and g.margin_low_bytes is not None:
+            lines.append(f"  error band: overheads {_gib(g.overhead_bytes)} estimated, plausible "
+                         f"{_gib(g.overhead_low_bytes)} to {_gib(g.overhead_high_bytes)} -> margin "
+                         f"{_gib(g.margin_low_bytes)} to {_gib(g.margin_high_bytes)}: {g.fit_verdict} [estimate]")
         if r.nearest_fits:
             lines.append("  nearest changes that fit: " + "; ".join(
                 f"{n.change} (margin {_gib(n.margin_bytes)})" for n in r.nearest_fits) + " [estimate]")

@@ -193,6 +193,16 @@ class PerGPUReport(BaseModel):
     max_tokens_per_sequence: int | None = Field(description="Tokens per sequence that fit at the given concurrency")
     max_tokens_limited_by: str | None = Field(description="What bounds max_tokens_per_sequence")
     worst_stage: int = Field(description="Pipeline stage with the largest total")
+    overhead_low_bytes: int | None = Field(None, description="Low end of the plausible overheads: each item scaled by "
+                                                             "the smallest logged/estimated ratio of published "
+                                                             "profiles (None when the overhead was given)")
+    overhead_high_bytes: int | None = Field(None, description="High end of the plausible overheads (largest ratio)")
+    margin_low_bytes: int | None = Field(None, description="Margin if the overheads are at the high end")
+    margin_high_bytes: int | None = Field(None, description="Margin if the overheads are at the low end")
+    fit_verdict: str | None = Field(None, description="fits | fits at the estimate, not at the high end of the "
+                                                      "overheads | does not fit at the estimate, fits at the low end | "
+                                                      "does not fit")
+    overhead_band_basis: str | None = Field(None, description="Where the plausible range comes from")
     formula: str = Field(description="total, budget, margin and capacity formulas with this deployment's numbers")
     evidence: Evidence = Field("estimate", description="Estimate: weights and KV exact on the config, overheads "
                                                        "estimated")
