@@ -630,6 +630,22 @@ def _add_spec(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run, tool="speculative_decoding")
 
 
+def _add_catalog(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "catalog", help="list the models or the GPUs the sizing tools know by name, with sources",
+        description="Every catalog model (parameters, layers, stored format, context) or GPU (memory, bandwidth, "
+        "dense TFLOPS), each with the source of its values. The MCP server serves the same lists as the resources "
+        "llm-inference://catalog/models and llm-inference://catalog/gpus.")
+    p.add_argument("kind", choices=["models", "gpus"], help="which catalog")
+
+    def run(args: argparse.Namespace) -> BaseModel:
+        from .tools.sizing.listing import CatalogRequest, list_catalog
+
+        return list_catalog(CatalogRequest(kind=args.kind))
+
+    p.set_defaults(run=run)
+
+
 def _add_audit(subparsers: argparse._SubParsersAction) -> None:
     from .tools.audit import AuditRequest
 
@@ -701,6 +717,7 @@ _COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_size,
     _add_plan,
     _add_spec,
+    _add_catalog,
     _add_metrics,
     _add_compare,
     _add_sweep,

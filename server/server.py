@@ -429,6 +429,16 @@ def build_server(
     def skill() -> str:
         return corpus.skill_text()
 
+    for kind in ("models", "gpus"):
+        server.resource(
+            f"llm-inference://catalog/{kind}",
+            name=f"catalog-{kind}",
+            title=f"The sizing catalog of {kind}, with sources",
+            description=f"Every {kind[:-1]} the sizing tools know by name (size_deployment, plan_deployment), with "
+                        "the source of each value.",
+            mime_type="text/plain",
+        )(_catalog_reader(kind))
+
     # --- prompts -------------------------------------------------------------
 
     @server.prompt(name="answer_question", title="Answer an LLM inference question")
@@ -476,6 +486,14 @@ def build_server(
         )
 
     return server
+
+
+def _catalog_reader(kind: str) -> Callable[[], str]:
+    def read_catalog() -> str:
+        return sizing.list_catalog(sizing.CatalogRequest(kind=kind)).to_text()
+
+    read_catalog.__name__ = f"catalog_{kind}"
+    return read_catalog
 
 
 def _page_reader(docs: corpus.Corpus, page_id: str) -> Callable[[], str]:

@@ -26,13 +26,16 @@ from .report import (
     SizingReport,
     WeightsReport,
 )
+from .listing import CatalogListing, CatalogRequest, list_catalog
 from .plan import PlanCandidate, PlanReport, PlanRequest, plan_deployment
 from .request import SizingRequest
 from .speculative import SpeculativeReport, SpeculativeRequest, speculative_decoding
 from .sweep import SizingQuery, SizingSweep, SweepAxis, size_query
 
 __all__ = [
+    "CatalogListing",
     "CatalogModel",
+    "CatalogRequest",
     "Ceilings",
     "ComponentBytes",
     "DecodeCeiling",
@@ -57,6 +60,7 @@ __all__ = [
     "WeightsReport",
     "find_model",
     "gpu_catalog",
+    "list_catalog",
     "lookup_gpu",
     "lookup_model",
     "model_catalog",

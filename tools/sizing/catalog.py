@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import UnknownGPUError, UnknownModelError, argument
+from .names import match_gpu, squash_model
 
 __all__ = [
     "CatalogModel",
@@ -148,11 +149,22 @@ def find_model(name: str) -> CatalogModel | None:
         return index[key]
     org, _, rest = key.rpartition("/")
     bare = re.sub(r"-(instruct|it|chat)$", "", re.sub(r"^meta-(?=llama)", "", rest))
+    squashed = _squashed_index()
     for candidate in dict.fromkeys((rest, bare)):
-        found = index.get(candidate)
+        found = index.get(candidate) or squashed.get(squash_model(candidate))
         if found is not None and (not org or _norm(found.hf_id).split("/", 1)[0] == org):
             return found
     return None
+
+
+@functools.cache
+def _squashed_index() -> dict[str, CatalogModel]:
+    """Catalog names with every separator removed: 'Llama 3.1 70B' finds Llama-3.1-70B."""
+    index: dict[str, CatalogModel] = {}
+    for m in model_catalog():
+        for key in (m.name, m.hf_id.split("/", 1)[-1], *m.aliases):
+            index.setdefault(squash_model(key), m)
+    return index
 
 
 def suggest_models(name: str, n: int = 3) -> list[str]:
@@ -179,19 +191,29 @@ def lookup_model(name: str) -> CatalogModel:
     return found
 
 
+def _memory_names(gpu: GPUSpec) -> tuple[str, str]:
+    """The memory sizes a GPU is sold under, as typed: whole GiB and whole GB ('24GB' for an RTX 4090)."""
+    return f"{round(gpu.memory.bytes / 2**30)}GB", f"{round(gpu.memory.bytes / 1e9)}GB"
+
+
 def lookup_gpu(name: str) -> GPUSpec:
-    """The GPU for a name or alias (case-insensitive); raises UnknownGPUError with close names."""
+    """The GPU for a name as people type it ('H100', 'rtx4090', 'NVIDIA H100 80GB HBM3', '4090'; see names.py);
+    raises UnknownGPUError with close names, or with the candidates when the name is ambiguous."""
     index = _gpu_index()
-    # nvidia-smi / rocm-smi product names carry the vendor and brand: 'NVIDIA H100 80GB HBM3', 'AMD Instinct MI300X'
-    bare = re.sub(r"^(nvidia|amd|google)-(geforce-|instinct-|cloud-)?", "", _norm(name))
-    found = index.get(_norm(name)) or index.get(bare)
-    if found is None:
-        close = difflib.get_close_matches(_norm(name), list(index), n=6, cutoff=0.4)
-        names: list[str] = []
-        for k in close:
-            if index[k].id not in names:
-                names.append(index[k].id)
-        valid = ", ".join(g.id for g in gpu_catalog())
-        hint = f"closest: {', '.join(names[:3])}; " if names else ""
-        raise UnknownGPUError(f"{argument('gpu')}: '{name}' is not in the catalog; {hint}valid values: {valid}")
-    return found
+    found = index.get(_norm(name))
+    if found is not None:
+        return found
+    by_id = {g.id: g for g in gpu_catalog()}
+    matched = match_gpu(name, [(g.id, (g.id, g.name, *g.aliases, *_memory_names(g)), g.aliases) for g in gpu_catalog()])
+    if len(matched) == 1:
+        return by_id[matched[0]]
+    valid = ", ".join(g.id for g in gpu_catalog())
+    if matched:
+        raise UnknownGPUError(f"{argument('gpu')}: '{name}' could be {', '.join(matched)}; name one of them")
+    close = difflib.get_close_matches(_norm(name), list(index), n=6, cutoff=0.4)
+    names: list[str] = []
+    for k in close:
+        if index[k].id not in names:
+            names.append(index[k].id)
+    hint = f"closest: {', '.join(names[:3])}; " if names else ""
+    raise UnknownGPUError(f"{argument('gpu')}: '{name}' is not in the catalog; {hint}valid values: {valid}")
