@@ -358,7 +358,7 @@ def _add_compare(subparsers: argparse._SubParsersAction) -> None:
         )
         return compare_runs(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="compare_runs")
 
 
 def _add_sweep(subparsers: argparse._SubParsersAction) -> None:
@@ -395,7 +395,7 @@ def _add_sweep(subparsers: argparse._SubParsersAction) -> None:
         )
         return analyze_sweep(request)
 
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, tool="analyze_sweep")
 
 
 def _files_after_goodput(args: argparse.Namespace, files: list[str]) -> list[str]:
