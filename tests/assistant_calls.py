@@ -40,16 +40,22 @@ async def run_sequence(client, question: dict, sequence: str = "calls", root: Pa
     """Every call of one sequence through an MCP client, by call id: the tools' structured outputs."""
     results = {}
     for call in question.get(sequence, []):
-        args = dict(call.get("args", {}))
-        for key in PATH_ARGUMENTS:
-            if key in args:
-                args[key] = str(root / args[key])
-        answer = await client.call_tool(call["tool"], args)
+        answer = await client.call_tool(call["tool"], _rooted(call.get("args", {}), root))
         if answer.is_error:
             text = " ".join(getattr(block, "text", "") for block in answer.content)
             raise CallError(f"{question['id']} {call['id']} ({call['tool']}): {text}")
         results[call["id"]] = answer.structured_content
     return results
+
+
+def _rooted(value, root: Path):
+    """The arguments with every file path (at any depth, e.g. compare_runs' runs[].path) made absolute under root."""
+    if isinstance(value, list):
+        return [_rooted(v, root) for v in value]
+    if isinstance(value, dict):
+        return {k: str(root / v) if k in PATH_ARGUMENTS and isinstance(v, str) else _rooted(v, root)
+                for k, v in value.items()}
+    return value
 
 
 def _normal(text: str) -> str:

@@ -28,8 +28,10 @@ CLI_OF_TOOL = {
 """Which subcommand mirrors which MCP tool (README and DESIGN.md: the CLI mirrors the tools)."""
 
 PLACEHOLDERS = [
+    ("--engine-log FILE", "--engine-log tests/data/engine_logs/vllm-0.10-v1-qwen3-14b.log"),
+    (" A B ", " tests/data/metrics/vllm_detailed.json tests/data/metrics/sglang_bench_serving.jsonl "),
     ('"X"', "prefill"), ("MODEL", "Llama-3.1-8B"), ("PAGE", "metrics"), ("[SECTION ...]", "ttft tpot"),
-    ("[--all]", "--all"), ("FILE", "results.json"),
+    ("[--all]", "--all"), ("FILE", "tests/data/metrics/vllm_detailed.json"),
 ]
 NUMBER_PLACEHOLDERS = {"N": "1024", "T": "4096", "C": "4", "K": "4"}
 """Single capital letters in a command stand for numbers (tokens, concurrency, draft tokens)."""
@@ -66,9 +68,21 @@ def test_every_command_in_the_table_is_the_cli_mirror_of_its_tool_and_parses(too
     assert args.command == words[1]
 
 
+@pytest.mark.parametrize("tool, command", tool_rows(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_command_in_the_table_runs(tool, command, monkeypatch, capsys):
+    from llm_inference_fundamentals.cli import main
+
+    monkeypatch.chdir(ROOT)  # FILE stands for a result file under tests/data
+    line = f" {command} "
+    for placeholder, value in PLACEHOLDERS:
+        line = line.replace(placeholder, value)
+    words = [NUMBER_PLACEHOLDERS.get(w, w) for w in shlex.split(line)]
+    assert main(words[1:] + ["--json"]) == 0, capsys.readouterr().err
+
+
 def test_recipes_name_only_tools_the_table_maps():
     recipes = SKILL.split("## Recipes", 1)[1].split("\n## ", 1)[0]
-    named = set(re.findall(r"`([a-z]+_[a-z_]+)`", recipes)) - {"source_reported", "whole_page"}
+    named = set(re.findall(r"`([a-z]+_[a-z_]+)`", recipes)) - {"source_reported", "whole_page", "engine_log"}
     assert named and named <= {tool for tool, _ in tool_rows()}
 
 
