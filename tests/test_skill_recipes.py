@@ -80,10 +80,18 @@ def test_every_command_in_the_table_runs(tool, command, monkeypatch, capsys):
     assert main(words[1:] + ["--json"]) == 0, capsys.readouterr().err
 
 
-def test_recipes_name_only_tools_the_table_maps():
+@pytest.mark.anyio
+async def test_recipes_name_only_tools_the_table_maps_and_their_arguments():
     recipes = SKILL.split("## Recipes", 1)[1].split("\n## ", 1)[0]
-    named = set(re.findall(r"`([a-z]+_[a-z_]+)`", recipes)) - {"source_reported", "whole_page", "engine_log"}
-    assert named and named <= {tool for tool, _ in tool_rows()}
+    async with Client(build_server(), raise_exceptions=True) as client:
+        listed = (await client.list_tools()).tools
+    arguments = {name for t in listed for name in t.input_schema.get("properties", {})}
+    output_fields = {name for t in listed for name in (t.output_schema or {}).get("properties", {})}
+    named = set(re.findall(r"`([a-z]+_[a-z_]+)`", recipes))
+    tools = {tool for tool, _ in tool_rows()}
+    assert named & tools
+    unknown = named - tools - arguments - output_fields
+    assert not unknown, f"SKILL.md recipes name {sorted(unknown)}: neither a tool in the table nor an argument or field"
 
 
 def test_the_ttft_rule_agrees_with_the_mechanics_page():
