@@ -41,11 +41,11 @@ def test_labelled_set_has_at_least_14_writeups_with_every_id_labelled():
         assert set(data["rules"]) == set(RULE_IDS), gold.name
 
 
-def test_overall_agreement_with_hand_labels_is_at_least_0_85():
+def test_overall_agreement_with_hand_labels_is_at_least_0_95():
     table, misses = agreement()
     agree = sum(a for a, _ in table.values())
     total = sum(b for _, b in table.values())
-    assert agree / total >= 0.85, misses
+    assert agree / total >= 0.95, misses
 
 
 # ---------------------------------------------------------------- judgement conventions
@@ -138,10 +138,57 @@ def test_parse_writeup_keeps_line_maps_for_tables_and_code():
 # ---------------------------------------------------------------- template
 
 
-def test_template_satisfies_every_contract_item_and_breaks_no_rule():
+def test_unfilled_template_declares_nothing():
+    # Every value of the template is a placeholder: audited as it is, it must declare nothing and claim
+    # nothing. distinct_prefixes is not_applicable by the contract (no TTFT figure is reported yet).
     r = audit_text(audit_template())
+    assert {f.id: f.status for f in r.items if f.status != "missing"} == {"distinct_prefixes": "not_applicable"}
+    assert {x.status for x in r.rules} == {"not_applicable"}
+    assert r.title is None  # the headline is a placeholder too
+
+
+def test_cli_template_round_trip_is_all_missing(capsys, tmp_path):
+    # lif audit --template > r.md; lif audit r.md
+    code, out, _ = run(capsys, "audit", "--template")
+    report = tmp_path / "r.md"
+    report.write_text(out)
+    code, out, _ = run(capsys, "audit", str(report), "--json")
+    items = {f["id"]: f["status"] for f in json.loads(out)["items"]}
+    assert code == 0 and set(items.values()) == {"missing", "not_applicable"}
+    assert [k for k, v in items.items() if v == "not_applicable"] == ["distinct_prefixes"]
+
+
+def test_filled_template_satisfies_every_contract_item_and_breaks_no_rule():
+    # tests/data/audit/template/filled.md is the template with every placeholder replaced by a real value.
+    r = audit_benchmark(AuditRequest(path=str(DATA / "template" / "filled.md")))
     assert {f.id for f in r.items if f.status != "declared"} == set()
     assert {r_.status for r_ in r.rules} <= {"ok", "not_applicable"}
+
+
+@pytest.mark.parametrize("line", [
+    "- Model: `<Hub id>`",
+    "- Engine: TBD",
+    "- Engine: vLLM <version>",
+    "Hardware: TODO",
+    "- KV cache: XXX",
+    "- Weight format: [fill in]",
+    "| setup | hardware |\n|---|---|\n| A |  |",
+])
+def test_placeholders_are_never_declarations(line):
+    r = audit_text("# Run\n\nWe measured TTFT p50 80 ms.\n\n" + line + "\n")
+    statuses = {f.id: f.status for f in r.items}
+    assert statuses["model_artifact"] == "missing"
+    assert statuses["kv_format"] == "missing" and statuses["weight_format"] == "missing"
+    assert statuses["hardware"] == "missing"
+    assert statuses["engine_revision"] in ("missing", "partial")  # "vLLM <version>" names the engine, not its version
+
+
+def test_html_comments_and_link_targets_are_not_read():
+    text = ("# Results\n\nWe measured TTFT p50 80 ms with [our engine](https://github.com/x/y/releases/tag/v0.6.3).\n\n"
+            "<!-- draft: ran on 8x H100 with vLLM 0.6.3 -->\n")
+    statuses = {f.id: f.status for f in audit_text(text).items}
+    assert statuses["hardware"] == "missing"
+    assert statuses["engine_revision"] != "declared"
 
 
 # ---------------------------------------------------------------- manifests

@@ -7,12 +7,14 @@ once (engine names, token spans, figures) is not searched again by the next item
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .reading.document import Document
 
-__all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "missing_finding", "status_of"]
+__all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "missing_finding", "run_setting", "status_of"]
 
 
 ITEM_GROUPS: dict[str, str] = {
@@ -67,3 +69,23 @@ def status_of(ctx: Context, item: str, declared, partial, what: str, why_decl: s
     if partial:
         return TextFinding(item, "partial", why_part, ctx.d.evidence(partial))
     return missing_finding(ctx, item, what)
+
+
+T = TypeVar("T")
+
+
+def run_setting(fn: Callable[[Context], T]) -> Callable[[Context], T]:
+    """A setting of the measured runs (formats, engines, cache state, token spans): read once, from the
+    'run' view, whichever item or rule asks first. A rule may read claims in background prose, but a
+    feature list there does not set the runs' configuration."""
+    @functools.wraps(fn)
+    def wrapper(ctx: Context) -> T:
+        key = "setting:" + fn.__name__
+        if key not in ctx.cache:
+            saved, ctx.d.default_scope = ctx.d.default_scope, "run"
+            try:
+                ctx.cache[key] = fn(ctx)
+            finally:
+                ctx.d.default_scope = saved
+        return ctx.cache[key]
+    return wrapper

@@ -12,6 +12,7 @@ from .findings import ITEM_GROUPS
 from .manifest import BenchmarkManifest
 from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding
 from .reading.blocks import parse_writeup
+from .reading.masks import fill_in_fields, mask_block
 from .report import build_report
 from .results import judge_result, looks_like_result
 from .source import MANIFEST_KEYS, parse_structured, read_source
@@ -54,7 +55,8 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         writeup = parse_writeup(text)
         raw_items, raw_rules, conflicts, searched = judge_writeup(writeup)
         if request.path is not None and not any(f.status in ("declared", "partial") for f in raw_items) \
-                and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules):
+                and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules) and fill_in_fields(text) < 5:
+            # (an unfilled report form, such as `lif audit --template`, is a write-up whose every item is missing)
             # a file with nothing a benchmark write-up holds is not reported on: its lines would be quoted back
             raise InputFormatError(f"{argument('path')}: {request.path!r} does not read as a benchmark write-up "
                                    "(nothing the benchmark contract asks for and no metric claim); the audit reads "
@@ -67,7 +69,8 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         rules = [RuleFinding(id=f.id, status=f.status, evidence=[Evidence(line=n, text=t) for n, t in f.evidence], why=f.why)
                  for f in raw_rules]
         incons = [Inconsistency(what=what, evidence=[Evidence(line=n, text=t) for n, t in ev]) for what, ev in conflicts]
-        return build_report(source, "markdown", writeup.title, items, rules, incons)
+        title = " ".join(mask_block(writeup.title or "").split()) or None  # a placeholder headline is no title
+        return build_report(source, "markdown", title, items, rules, incons)
     if fmt == "manifest":
         if not isinstance(data, dict):
             raise InputFormatError("manifest: expected a mapping at the top level (keys: stack, workload, state, ...)")

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 from .reading.lexicon import DIGIT, icase
-from .findings import TextFinding, status_of
+from .findings import TextFinding, run_setting, status_of
 
 __all__ = ["spec_items", "speculative_used"]
 
 
+@run_setting
 def speculative_used(ctx):
     rx = icase(r"speculative|spec[-_ ]decod\w*|\bdraft\s+(?:model|head|tokens?)|\bEAGLE\d?\b|\bMedusa\b|\bMTP\b|"
                r"multi[- ]token\s+prediction|n-?gram\s+(?:speculation|lookup|proposer)|lookahead\s+decoding|prompt\s+lookup")

@@ -10,7 +10,8 @@ from .reading.document import SENTENCE_REACH
 from .reading.lexicon import TP_RX, icase
 from .reading.mentions import comparison_hits
 from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, vague_version
-from .findings import TextFinding, status_of
+from .findings import TextFinding, run_setting, status_of
+from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
 
@@ -28,7 +29,9 @@ def model_artifact(ctx) -> TextFinding:
         declared = [h for h in ctx.d.hits(canon) if re.search(r"-(?:instruct|chat|base|it|hf|v\d|\w*\d+(?:\.\d+)?[bm])\b",
                                                               h[1].group(0), re.I) and "-" in h[1].group(0)
                     and re.search(r"(?i)(instruct|chat|base|-it\b|hf|v\d)", h[1].group(0))]
-    return status_of(ctx, "model_artifact", declared, list(ctx.d.hits(fam)), "model name or Hub id",
+    declared += ctx.d.flag_hits("model_artifact", when=is_artifact)
+    partial = list(ctx.d.hits(fam)) + ctx.d.flag_hits("model_artifact", when=lambda v: not is_artifact(v))
+    return status_of(ctx, "model_artifact", declared, partial, "model name or Hub id",
                      "exact artifact named (Hub id, file or full checkpoint name)",
                      "only a model family or size is named, not the exact artifact (Hub id + revision)")
 
@@ -41,6 +44,7 @@ def tokenizer(ctx) -> TextFinding:
                  r"(?:counted|measured|computed)\s+(?:with|by|using)\s+(?:the\s+|each\s+)?(?:\S+\s+){0,3}?tokeni[sz]er")
     part = icase(r"tokeni[sz]\w*")
     declared = [(i, m) for i, m in ctx.d.hits(decl) if m.group(0).lower() != "usage field"]
+    declared += ctx.d.flag_hits("tokenizer")
     return status_of(ctx, "tokenizer", declared, list(ctx.d.hits(part)), "tokenizer statement",
                      "tokenizer identified", "tokenization mentioned but the tokenizer is not identified")
 
@@ -57,6 +61,7 @@ def _kv_context(ctx, i: int, m: re.Match[str]) -> bool:
                 or re.match(r"\s*(?:kv\b|kv[-_ ]cache)", after, re.I))
 
 
+@run_setting
 def format_mentions(ctx):
     rx = icase(r"(?<![A-Za-z0-9])(?:" + FORMATS + r")(?![A-Za-z0-9])")
     weight, kv = [], []
@@ -68,7 +73,7 @@ def format_mentions(ctx):
 def weight_format(ctx) -> TextFinding:
     weight, _ = format_mentions(ctx)
     extra = icase(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|int4|w4a16|w8a8)\b")
-    declared = weight + list(ctx.d.hits(extra))
+    declared = weight + list(ctx.d.hits(extra)) + ctx.d.flag_hits("weight_format", when=definite)
     part = icase(r"quantiz\w*|\b\d-bit\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)")
     partial = [h for h in ctx.d.hits(part) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)]
     return status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
@@ -78,7 +83,7 @@ def weight_format(ctx) -> TextFinding:
 def kv_format(ctx) -> TextFinding:
     _, kv = format_mentions(ctx)
     flag = icase(r"--kv-cache-dtype[\s=]+(\w+)|kv_cache_dtype\s*[=:]\s*[\"']?(\w+)|(?:--cache-type-k|-ctk)\s+\w+")
-    declared = list(kv)
+    declared = list(kv) + ctx.d.flag_hits("kv_format", when=definite)
     partial = []
     for i, m in ctx.d.hits(flag):
         value = (m.group(1) or m.group(2) or "").lower()
@@ -120,6 +125,7 @@ def engine_revision(ctx) -> TextFinding:
                      "engine version or commit pinned", "engine named without a version, commit or image tag")
 
 
+@run_setting
 def engine_mentions(ctx):
     """Engine names in the text, less the benchmark client ('vllm bench')."""
     engine_rx = icase(r"\b(?:" + ENGINES + r")\b")
@@ -133,7 +139,7 @@ def launch_command(ctx) -> TextFinding:
                 r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
                 r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
                 r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
-    declared = list(ctx.d.hits(cmd))
+    declared = list(ctx.d.hits(cmd)) + ctx.d.command_hits(("server", "offline"))
     # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
     declared += ctx.d.hits(icase(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
     # Any other entry point started with its model flag ('python -m medusa... --model-path ...'), less benchmark clients.
@@ -156,10 +162,12 @@ def kernels(ctx) -> TextFinding:
                  r"-fa\s+1\b|flash_attn|deep_?gemm|"
                  r"trtllm-gen|TORCH_SDPA|\bsdpa\b|exllama\s+kernels?|bitblas|fbgemm|\bhipblas")
     part = icase(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b|\b(?:metal|cuda|rocm|vulkan|sycl|cpu)\s+backend")
-    return status_of(ctx, "kernels", list(ctx.d.hits(decl)), list(ctx.d.hits(part)), "attention or GEMM kernel",
+    return status_of(ctx, "kernels", list(ctx.d.hits(decl)) + ctx.d.flag_hits("kernels", when=definite), list(ctx.d.hits(part)),
+                     "attention or GEMM kernel",
                      "kernels / attention backend named", "kernels mentioned only generically")
 
 
+@run_setting
 def gpu_counts(ctx):
     """(count, sku, block, match) for every GPU mention with a count."""
     out = []

@@ -7,17 +7,19 @@ from __future__ import annotations
 import re
 
 from .reading.lexicon import TTFT_KW, icase
-from .findings import TextFinding, status_of
+from .findings import TextFinding, run_setting, status_of
 
 __all__ = ["cache_disabled", "cache_mentions", "distinct_prefixes", "has_ttft_figure", "prefix_cache_state", "warmup"]
 
 
+@run_setting
 def cache_mentions(ctx):
     return list(ctx.d.hits(icase(r"prefix[- ]cach\w*|prompt\s+cach\w*|radix\s+cache|kv[\s_-]+(?:cache[\s_-]+)?reuse|cache\s+hits?|"
                                  r"warm\s+(?:cache|prefix)|cold\s+cache|cached\s+prefix|\bAPC\b|context\s+caching|"
                                  r"enable[-_]prefix[-_]caching|disable[-_]radix[-_]cache")))
 
 
+@run_setting
 def cache_disabled(ctx):
     return list(ctx.d.hits(icase(r"--no-enable-prefix-caching|--disable-radix-cache|enable_prefix_caching\s*=\s*False|"
                                  r"(?:prefix|prompt)[- ]cach\w*(?:(?!enabled|\bon\b|\bbut\b|\bwhile\b)[^.;|]){0,100}?"
@@ -29,7 +31,7 @@ def cache_disabled(ctx):
 def prefix_cache_state(ctx) -> TextFinding:
     state_words = re.compile(r"disabled|\boff\b|enabled|\bon\b|cold|warm|reset|flush|clear|hit\s+rate|hits?\b|second\s+(?:pass|run)|"
                              r"first\s+(?:pass|run)|turned|not\s+used|disallowed|[:=]\s*(?:false|true)\b", re.I)
-    declared = cache_disabled(ctx)
+    declared = cache_disabled(ctx) + ctx.d.flag_hits("prefix_cache")
     declared += list(ctx.d.hits(icase(r"cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|reset_prefix_cache|"
                                       r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate")))
     partial = []
@@ -51,7 +53,7 @@ def warmup(ctx) -> TextFinding:
                r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
                r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
     part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b")  # "we warmed the server up"
-    declared = list(ctx.d.hits(rx))
+    declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("warmup", when=lambda v: v.strip() not in ("", "0")) + ctx.d.flag_hits("graph_capture")
     # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
     # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
     verb = icase(r"\bto\s+warm\b|\bwarm(?:ed|ing)\s+(?:the\s+)?(?:cache|server|engine|model|gpus?)\b|\bwarm[- ]?ups?\b")

@@ -8,11 +8,13 @@ import re
 
 from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
 from .reading.vocabulary import vague
-from .findings import TextFinding, status_of
+from .findings import TextFinding, run_setting, status_of
+from .reading.flagvalues import extra_value, numeric, sampling_keys
 
 __all__ = ["capacity_sentence", "concurrency", "output_length_completed", "output_length_requested", "prompt_length", "request_count", "request_number", "sampling", "stopping", "token_spans"]
 
 
+@run_setting
 def token_spans(ctx):
     """Classify every 'N tokens' span as prompt/output(requested|completed) with vagueness."""
     if "spans" in ctx.cache:
@@ -83,6 +85,8 @@ def prompt_length(ctx) -> TextFinding:
     # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
     spans = [s for s in token_spans(ctx) if s["kind"] == "prompt" and not s.get("capacity")]
     declared = list(ctx.d.hits(flags)) + [s["hit"] for s in spans if not (s["vague"] or s["cap"])]
+    declared += ctx.d.flag_hits("prompt_length", when=numeric)
+    declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "prompt_tokens") is not None)
     lengths = icase(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
     declared += [h for h in ctx.d.hits(lengths) if not capacity_sentence(ctx, ctx.d.sentence(*h))]
     partial = [s["hit"] for s in spans if s["vague"] or s["cap"]]
@@ -103,6 +107,9 @@ def output_length_requested(ctx) -> TextFinding:
     capped = icase(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
                    r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
     declared = list(ctx.d.hits(flags)) + list(ctx.d.hits(capped)) + [s["hit"] for s in spans if not s["vague"]]
+    declared += ctx.d.flag_hits("output_length_requested", when=numeric)
+    declared += ctx.d.flag_hits("extra_inputs", when=lambda v: extra_value(v, "max_tokens") is not None)
+    declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "output_tokens") is not None)
     partial = [s["hit"] for s in spans if s["vague"]]
     partial += list(ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
     if not declared and ctx.d.first(EOS_IGNORED):
@@ -122,12 +129,20 @@ def output_length_completed(ctx) -> TextFinding:
                   r"generated|produced|had|has)\s+(?:exactly\s+)?\d")
     declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
     partial = [s["hit"] for s in spans if s["vague"]]
-    partial += list(ctx.d.hits(EOS_IGNORED))
+    forced = list(ctx.d.hits(EOS_IGNORED)) + ctx.d.flag_hits("ignore_eos")
+    forced += ctx.d.flag_hits("extra_inputs", when=lambda v: (extra_value(v, "ignore_eos") or "").lower() in ("true", "1"))
+    if not declared and forced and output_length_requested(ctx).status == "declared":
+        # LABELLING.md: outputs forced to the requested length (EOS ignored) state the completed length too.
+        return TextFinding("output_length_completed", "declared",
+                           "outputs are forced to the requested length (EOS ignored), so the completed length is the requested one",
+                           ctx.d.evidence(forced))
+    partial += forced
     return status_of(ctx, "output_length_completed", declared, partial, "completed output length",
                      "completed output length reported",
                      "only requested length or ignore_eos given; completed tokens not reported")
 
 
+@run_setting
 def _request_hits(ctx):
     """Spans that state how many requests were sent (computed once)."""
     if "requests" in ctx.cache:
@@ -136,7 +151,7 @@ def _request_hits(ctx):
                   r"Successful\s+requests\s*[:|]\s*\d+|\b\d[\d,]*\s+repetitions\b|"
                   r"(?<![\w.])\d[\d,]*-(?:request|prompt|sample|query|conversation)\b")
     nreq = icase(r"(?<![\w.])(\d[\d,]*)\s+(?:[A-Za-z][\w-]*\s+){0,2}?(?:requests|prompts|conversations|queries|samples|questions|chats|responses)\b")
-    declared = list(ctx.d.hits(flags))
+    declared = list(ctx.d.hits(flags)) + ctx.d.flag_hits("request_count", when=numeric)
     times = icase(r"\b(?:\d+|two|three|four|five|six|ten|twenty)\s+times\b(?!\s+(?:the|more|faster|slower|higher|lower|as|better|"
                   r"worse|less|fewer|larger|smaller|over))")
     declared += [(i, m) for i, m in ctx.d.hits(times)
@@ -203,6 +218,7 @@ def concurrency(ctx) -> TextFinding:
             if mm:
                 declared.append((i, mm))
     partial = hedged + list(ctx.d.hits(icase(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
+    declared += ctx.d.flag_hits("concurrency", when=lambda v: numeric(v) or v.lower() in ("sweep", "synchronous", "throughput", "concurrent", "constant", "poisson"))
     return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",
                      "load level stated (concurrency, rate or batch size)", "load described only vaguely")
 
@@ -211,7 +227,9 @@ def sampling(ctx) -> TextFinding:
     rx = icase(r"temperature\s*(?:of\s*|[=:]\s*)?\d|\btemp\s*=\s*\d|top[_-]?p\s*(?:of\s*|[=:]\s*)?\d|top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
                r"--temperature|do_sample|no\s+sampling|does\s+not\s+sample|\bargmax\b")
     part = icase(r"default\s+sampling|sampling\s+(?:parameters|params|settings)")
-    return status_of(ctx, "sampling", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "sampling parameters",
+    declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("sampling", when=lambda v: numeric(v) or sampling_keys(v))
+    declared += ctx.d.flag_hits("extra_inputs", when=sampling_keys)
+    return status_of(ctx, "sampling", declared, list(ctx.d.hits(part)), "sampling parameters",
                      "sampling parameters stated", "sampling mentioned without values")
 
 
@@ -221,5 +239,7 @@ def stopping(ctx) -> TextFinding:
     rx = icase(EOS_IGNORED.pattern + r"|ignore[_-]eos|stop(?:ped|s|ping)?\s+(?:at|on)\s+(?:the\s+)?(?:EOS|end[- ]of[- ]sequence)|\bEOS\s+token|stop\s+(?:sequences?|tokens?|strings?|words?)|"
                r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|\bend_id\b|eos_token_id|stop_token_ids")
     implied = icase(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
-    return status_of(ctx, "stopping", list(ctx.d.hits(rx)), list(ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
+    declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("ignore_eos") + ctx.d.flag_hits("stopping")
+    declared += ctx.d.flag_hits("extra_inputs", when=lambda v: any(extra_value(v, k) is not None for k in ("ignore_eos", "min_tokens", "stop")))
+    return status_of(ctx, "stopping", declared, list(ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
                      "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")

@@ -35,6 +35,7 @@ class Block(BaseModel):
     last_line: int = Field(description="1-based last source line of the block.", ge=1)
     text: str = Field(description="Raw source lines of the block joined with newlines.")
     section: str = Field(description="Heading the block falls under ('(top)' before any heading).")
+    level: int = Field(default=0, description="Heading level (1-6) for a heading block, 0 for other blocks.", ge=0, le=6)
 
     @property
     def plain(self) -> str:
@@ -137,7 +138,9 @@ def parse_writeup(text: str) -> Writeup:
             continue
         start, end = tok.map
         kind: BlockKind | None = None
+        level = 0
         if tok.type == "heading_open":
+            level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
             kind = "heading"
             heading = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
             section = heading or section
@@ -158,7 +161,7 @@ def parse_writeup(text: str) -> Writeup:
             continue
         end = max(end, start + 1)
         body = "\n".join(lines[start:end])
-        blocks.append(Block(kind=kind, first_line=start + 1, last_line=end, text=body, section=section))
+        blocks.append(Block(kind=kind, first_line=start + 1, last_line=end, text=body, section=section, level=level))
     if title is None:
         for n, line in enumerate(lines, 1):
             if line.strip():

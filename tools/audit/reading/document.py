@@ -14,11 +14,15 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .blocks import Writeup, quote_line
+from .commands import Command, Flag, parse_commands
+from .masks import blank, mask_block
+from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
 
-__all__ = ["SENTENCE_REACH", "Document"]
+__all__ = ["SENTENCE_REACH", "Document", "Spot"]
 
 # A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
 # with a colon and the next line continues in lower case without starting a "key: value" record.
+_MARKUP = re.compile(r"[*`]")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
 _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
 # Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
@@ -113,6 +117,27 @@ def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
     return found if found and min(map(len, found)) >= 2 else None
 
 
+class Spot:
+    """A found span that is not a regex match (a parsed flag, a table cell): quacks like ``re.Match``."""
+
+    __slots__ = ("_start", "_end", "_text")
+
+    def __init__(self, start: int, end: int, text: str):
+        self._start, self._end, self._text = start, end, text
+
+    def start(self, group: int = 0) -> int:
+        return self._start
+
+    def end(self, group: int = 0) -> int:
+        return self._end
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        return self._start, self._end
+
+    def group(self, group: int = 0) -> str:
+        return self._text
+
+
 class Document:
     """A write-up with pattern helpers that return quoted evidence.
 
@@ -122,8 +147,20 @@ class Document:
 
     def __init__(self, writeup: Writeup):
         self.w = writeup
-        self.plains = [_cut_runs(_unquote(b.plain) if b.kind == "code" else _label_column(b.plain) if b.kind == "table" else b.plain)
-                       for b in writeup.blocks]
+        # Over-long runs are cut first, so that no pattern (scope, sentences, items) can backtrack over them.
+        masked = [_cut_runs(_MARKUP.sub(" ", mask_block(b.text, b.kind))) for b in writeup.blocks]
+        self.scopes = classify_blocks(writeup.blocks, masked)
+        """Scope of each block (reading.scope): only 'run' blocks declare anything."""
+        for i, b in enumerate(writeup.blocks):
+            if b.kind in ("paragraph", "list_item", "quote"):
+                for start, end in sentence_masks(masked[i]):
+                    masked[i] = blank(masked[i], start, end)
+        self.plains = [_unquote(p) if b.kind == "code" else _label_column(p) if b.kind == "table" else p
+                       for b, p in zip(writeup.blocks, masked)]
+        self._run = [s in RUN_SCOPES for s in self.scopes]
+        self._views = _views(writeup, self.scopes, self.plains)
+        self.default_scope = "run"
+        """The view ``hits`` reads when none is given: 'run' for declarations, 'claims' for the metric rules."""
         self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
         self._lower_all = "\n".join(self.lowers)
         self._starts: list[int] = []
@@ -134,7 +171,27 @@ class Document:
         self.all_text = "\n".join(self.plains)
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
-        self._hits: dict[tuple[str, int, tuple[str, ...] | None], list[tuple[int, re.Match[str]]]] = {}
+        self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
+
+    @functools.cached_property
+    def commands(self) -> list[Command]:
+        """Every recognised command line in the code blocks (reading.commands), in document order."""
+        return parse_commands([(i, b.text) for i, b in enumerate(self.w.blocks) if b.kind == "code"])
+
+    def flags(self, item: str, *, roles: tuple[str, ...] | None = None, scope: str = "run") -> list[tuple[Command, Flag]]:
+        """The resolved flags that state ``item`` in commands of the given roles (server, client, offline)."""
+        return [(c, f) for c in self.commands if (scope == "any" or self._run[c.block]) and (roles is None or c.role in roles)
+                for f in c.values(item)]
+
+    def flag_hits(self, item: str, *, roles: tuple[str, ...] | None = None, when=None) -> list[tuple[int, Spot]]:
+        """(block, span) of each flag stating ``item`` (optionally only those whose value passes ``when``)."""
+        return [(c.block, Spot(f.offset, f.offset + len(f.written), f"{f.written} {f.value or ''}".strip()))
+                for c, f in self.flags(item, roles=roles) if when is None or when(f.value or "")]
+
+    def command_hits(self, roles: tuple[str, ...]) -> list[tuple[int, Spot]]:
+        """(block, span) of the first word of each command of the given roles in the measured runs."""
+        return [(c.block, Spot(c.start, c.start + len(c.words[0]), " ".join(c.words[:3])))
+                for c in self.commands if self._run[c.block] and c.role in roles]
 
     def _nl(self, i: int) -> list[int]:
         if i not in self._newlines:
@@ -190,19 +247,33 @@ class Document:
                 pos = text.find(literal, starts[b + 1])
         return found
 
-    def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
-        """(block index, match) for every match (computed once per pattern)."""
-        key = (rx.pattern, rx.flags, kinds)
+    def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None, *, scope: str | None = None):
+        """(block index, match) for every match (computed once per pattern).
+
+        ``scope`` picks the view: 'run' (statements about the measured runs: what declares an item),
+        'claims' (also background prose: where a performance claim can be made) or 'any' (also how-to
+        and other context: a definition of TPOT holds wherever it is written). Default: ``default_scope``.
+        """
+        scope = scope or self.default_scope
+        key = (rx.pattern, rx.flags, kinds, scope)
         if key not in self._hits:
             anchors = _anchors(rx.pattern, rx.flags)
             candidates = self._candidates(anchors) if anchors else None
             texts = self.plains
             if rx.flags & re.IGNORECASE:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
-            self._hits[key] = [(i, m) for i, block in enumerate(self.w.blocks)
-                               if (kinds is None or block.kind in kinds)
-                               and (candidates is None or i in candidates)
-                               for m in rx.finditer(texts[i])]
+            view = self._views[scope] if scope != "any" else None
+            found = []
+            for i, block in enumerate(self.w.blocks):
+                if (kinds is not None and block.kind not in kinds) or (candidates is not None and i not in candidates):
+                    continue
+                spans = view[i] if view is not None else None
+                if spans == []:
+                    continue
+                for m in rx.finditer(texts[i]):
+                    if spans is None or any(a <= m.start() < b for a, b in spans):
+                        found.append((i, m))
+            self._hits[key] = found
         return iter(self._hits[key])
 
     def ev(self, i: int, start: int) -> tuple[int, str]:
@@ -221,8 +292,8 @@ class Document:
         text = self.plains[i]
         return text[max(0, m.start() - before):m.end() + after]
 
-    def first(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None):
-        return next(self.hits(rx, kinds), None)
+    def first(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None, *, scope: str | None = None):
+        return next(self.hits(rx, kinds, scope=scope), None)
 
     def evidence(self, found, limit: int = 3) -> list[tuple[int, str]]:
         """Up to ``limit`` distinct (line, quote) pairs from the first matches (at most 64 are looked at:
@@ -235,6 +306,27 @@ class Document:
             if len(out) >= limit:
                 break
         return out
+
+
+def _views(writeup: Writeup, scopes: list[str], plains: list[str]) -> dict[str, list[list[tuple[int, int]] | None]]:
+    """Per view, per block: None (all of it counts), [] (none of it) or the spans that count.
+
+    In the 'run' view a background paragraph still declares through its sentences about the runs
+    ("we benchmarked Llama 3 70B on 8x H100"); in the 'claims' view all background prose counts.
+    """
+    run: list[list[tuple[int, int]] | None] = []
+    claims: list[list[tuple[int, int]] | None] = []
+    for block, scope, text in zip(writeup.blocks, scopes, plains):
+        if scope in RUN_SCOPES:
+            run.append(None)
+            claims.append(None)
+        elif scope == "background" and block.kind != "code":
+            run.append(run_sentences(text))
+            claims.append(None)
+        else:
+            run.append([])
+            claims.append([])
+    return {"run": run, "claims": claims}
 
 
 _LABEL_ROW = re.compile(r"^(\s*\|[^|\n]*?\S[^|\n]*)\|", re.M)

@@ -23,9 +23,10 @@ def cache_hit_labeling(ctx) -> TextFinding:
     label = icase(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|never\s+hits|no\s+(?:cache\s+)?hits|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
                   r"(?:cold|warm)[- ](?:cache|prefix|run|pass)")
     title = ctx.d.w.title or ""
-    speed = re.compile(r"\d+(?:\.\d+)?\s*[x×]|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
+    # "1x H100" is a GPU count, not a speed-up.
+    speed = re.compile(r"\d+(?:\.\d+)?\s*[x×](?!\s*(?:NVIDIA\s+|AMD\s+)?[A-Z]+\d)|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
     if speed.search(title) and re.search(r"cach|prefix|reuse|warm", title, re.I) and not re.search(
-            r"cache[- ]hit|hit\s+rate|warm[- ]cache|cached\s+prefix", title, re.I):
+            r"cache[- ]hit|hit\s+rate|(?:warm|cold)[- ](?:prefix[- ])?cache|cached\s+prefix", title, re.I):
         ev = [(ctx.d.w.title_line or 1, quote_line(ctx.d.w.lines[(ctx.d.w.title_line or 1) - 1]))]
         return TextFinding("cache_hit_labeling", "violation",
                            "the headline claims a cache-driven speed-up without labelling it as cache hits", ev)

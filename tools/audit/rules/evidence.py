@@ -10,7 +10,7 @@ from ..reading.lexicon import LAT_KW, RATE_FIG, icase
 from ..reading.mentions import figures
 from ..findings import TextFinding
 
-__all__ = ["evidence_class"]
+__all__ = ["evidence_class", "in_values", "negated"]
 
 
 def _table_values(ctx) -> list[str]:
@@ -24,20 +24,36 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     if not (f["lat"] or f["rate"] or f["req"] or f["goodput"]) and capacity.status == "not_applicable":
         return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
     prose = ("paragraph", "list_item", "heading", "quote", "table")
-    peak = icase(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok|tokens|t/s|req|ms\b|times|users)|[a-z]+\s+times)|(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS))|\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|"
-                 r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
-               # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
-                 r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)")
+    # A measured maximum ("up to 2.2k tok/s", "peak throughput at concurrency 64") is a measurement; theory,
+    # datasheet peaks and derivations from them are not.
+    upto = icase(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|t/s|req(?:uest)?s?\s*/\s*s|"
+                 r"requests?\s+per\s+second|times|(?:concurrent\s+)?users)|[a-z]+\s+times)|"
+                 r"(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS|memory|FLOP\w*|bandwidth|compute|TFLOP\w*))")
+    theory = icase(r"\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|\bpeak\s+(?:FLOP\w*|TFLOP\w*|bandwidth|compute)|"
+                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
+                   # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
+                   r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)|"
+                   # a measurement scaled by a hardware ratio is a projection ("scale the throughput by the bandwidth ratio")
+                   r"\bscal(?:e|ed|ing)\s+(?:the\s+|our\s+)?[\w-]+\s+by\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:bandwidth|FLOPS?|compute|memory|ratio)\b|\bextrapolat\w*")
     labelled = icase(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                      r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
-    claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
+    claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|gets?\s+you|lands?\s+(?:at|around|near)|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
                   r"in\s+practice|real[- ]world|our\s+service|every\s+customer|customers")
     # "up to 3.0x at 64 users" names the measured operating point of a sweep: a measurement, not a peak claim.
     pinned = re.compile(r"\bat\s+(?:(?:a\s+)?(?:concurrency|batch(?:\s+size)?|bs|QPS|rate|N)\s*(?:of\s*|=\s*)?\d|"
                         r"\d[\d,]*\s+(?:concurrent\s+)?(?:users|requests|clients|sessions|streams|QPS|req/s))", re.I)
     measured = _table_values(ctx)
-    peaks = [(i, m) for i, m in ctx.d.hits(peak, prose)
-             if not (m.group(0).lower().startswith("up") and (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured)))]
+    ratios = [float(v) for v in re.findall(r"(\d+(?:\.\d+)?)\s*[x×](?![\w])", " ".join(
+        ctx.d.plains[i] for i, b in enumerate(ctx.d.w.blocks) if b.kind == "table"))]
+    live = lambda i, m: not negated(ctx.d.plains[i], m.start())
+    theories = [(i, m) for i, m in ctx.d.hits(theory, prose) if live(i, m)]
+    maxima = [(i, m) for i, m in ctx.d.hits(upto, prose) if live(i, m)
+              and not (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured))]
+    # An "up to Nx" above every measured ratio in the tables inflates the measurements: treat it as a peak claim.
+    inflated = [(i, m) for i, m in maxima if ratios and _ratio(m.group(0)) is not None and _ratio(m.group(0)) > max(ratios) * 1.05]
+    if not _shows_measurements(ctx):
+        inflated = maxima  # nothing measured is shown: the best case stands alone as the claim
+    peaks = theories + inflated
     if capacity.status == "violation":
         return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
                            capacity.evidence)
@@ -54,12 +70,58 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                                ctx.d.evidence([ctx.d.first(labelled, prose)]))
         if ctx.d.first(claim, prose):
             return TextFinding("evidence_class", "violation",
-                               "a peak or theoretical figure is presented as delivered performance",
+                               f"'{_quote(ctx, peaks[0])}' (line {ctx.d.ev(*_at(peaks[0]))[0]}) is a peak, theoretical or inflated "
+                               "figure presented as delivered performance",
                                ctx.d.evidence(peaks[:2] + [ctx.d.first(claim, prose)]))
         return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
                            ctx.d.evidence(peaks[:2]))
+    if maxima:
+        return TextFinding("evidence_class", "unclear",
+                           f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case; the text does not "
+                           "show which measured run it comes from", ctx.d.evidence(maxima[:2]))
     return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
                        ctx.d.evidence((f["lat"] + f["rate"])[:1]))
+
+
+_MEASURED_DATA = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|observed|saw|got|recorded|ran|tested|profiled|timed)\b|"
+                            r"\bin\s+(?:our|my)\s+(?:runs?|tests?|benchmarks?|experiments?|measurements?)\b|"
+                            r"!\[[^\]]*(?:bench|throughput|latency|ttft|tpot|perf|result|speed|chart|plot)", re.I)
+
+
+def _shows_measurements(ctx) -> bool:
+    """Whether the write-up shows measured data: a results table, a result printout, a chart, or a sentence
+    saying what was measured. An 'up to' figure in a write-up that shows none stands alone as the claim."""
+    for i, block in enumerate(ctx.d.w.blocks):
+        if ctx.d.scopes[i] not in ("run", "background"):
+            continue
+        text = ctx.d.w.blocks[i].text
+        if block.kind == "table" and re.search(r"\|\s*[\d.,]+\s*(?:\w+/s|ms|s|x|%)?\s*\|", text):
+            return True
+        if block.kind == "code" and re.search(r"(?:TTFT|TPOT|ITL|throughput|latency)[^\n]{0,40}?[:=|]\s*\d", text, re.I):
+            return True
+        if _MEASURED_DATA.search(text):
+            return True
+    return False
+
+
+def _at(hit) -> tuple[int, int]:
+    return hit[0], hit[1].start()
+
+
+def _quote(ctx, hit) -> str:
+    a, b = ctx.d.bounds(hit[0], hit[1].start(), hit[1].end())
+    return " ".join(ctx.d.plains[hit[0]][max(a, hit[1].start() - 40):min(b, hit[1].end() + 40)].split())
+
+
+def _ratio(text: str) -> float | None:
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:x\b|×|times)", text, re.I)
+    return float(m.group(1)) if m else None
+
+
+def negated(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` negates what follows ("should not be read as the peak")."""
+    clause = re.split(r"[.;:!?\n]", text[max(0, start - 60):start])[-1]
+    return bool(re.search(r"\b(?:not|never|no|isn't|aren't|wasn't|weren't|cannot|can't|shouldn't|without)\b", clause, re.I))
 
 
 def in_values(claim: str, values: list[str]) -> bool:

@@ -19,7 +19,7 @@ def throughput_basis(ctx) -> TextFinding:
     figs += f["goodput"]
     if not figs:
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-    basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|completion|\breq|request|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+    basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:

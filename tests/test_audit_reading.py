@@ -1,0 +1,166 @@
+"""How the audit reads a write-up: scope of each block, masks, and command lines parsed exactly."""
+
+import pytest
+
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+from llm_inference_fundamentals.tools.audit.reading.blocks import parse_writeup
+from llm_inference_fundamentals.tools.audit.reading.commands import parse_commands
+from llm_inference_fundamentals.tools.audit.reading.document import Document
+
+
+def statuses(text: str) -> dict[str, str]:
+    report = audit_benchmark(AuditRequest(text=text))
+    return {f.id: f.status for f in report.items + report.rules}
+
+
+def flags(text: str) -> list[tuple[str | None, str, str | None, str | None]]:
+    """(tool, flag, value, item) of every flag of every command in ``text``."""
+    return [(c.tool, f.name, f.value, f.item) for c in parse_commands([(0, text)]) for f in c.flags]
+
+
+def scopes(text: str) -> list[tuple[int, str]]:
+    doc = Document(parse_writeup(text))
+    return [(b.first_line, s) for b, s in zip(doc.w.blocks, doc.scopes)]
+
+
+# ---------------------------------------------------------------- scope
+
+
+def test_a_how_to_page_without_results_declares_nothing():
+    text = ("# Benchmark\n\nPlease install the package first, then run the following command:\n\n"
+            "```shell\npython3 -m sglang.bench_serving --backend sglang --num-prompts 5000 --dataset-name sharegpt\n```\n")
+    s = statuses(text)
+    assert s["request_count"] == "missing" and s["prompt_length"] == "missing"
+    assert {s[r] for r in ("observation_point", "throughput_basis", "evidence_class")} == {"not_applicable"}
+
+
+def test_quick_start_demo_request_is_not_the_measured_workload():
+    text = ("# Results\n\nWe measured TTFT p50 40 ms on 1x H100.\n\n## Quick start\n\n"
+            "```bash\ncurl http://localhost:8000/v1/completions -d '{\"prompt\": \"Hi\", \"max_tokens\": 7}'\n```\n")
+    assert statuses(text)["output_length_requested"] == "missing"
+
+
+def test_installation_pins_are_not_the_measured_engine_version():
+    text = ("# Results\n\nWe measured TTFT p50 40 ms on 1x H100 with vLLM.\n\n## Installation\n\n"
+            "```bash\npip install vllm==0.6.3\n```\n")
+    assert statuses(text)["engine_revision"] == "partial"
+
+
+def test_recommendations_and_future_work_declare_nothing():
+    text = ("# Results\n\nWe measured TTFT p50 40 ms on 1x H100.\n\n"
+            "We recommend disabling prefix caching in production. In future work we will evaluate EAGLE "
+            "speculative decoding with 4 draft tokens.\n")
+    s = statuses(text)
+    assert s["prefix_cache_state"] == "missing"
+    assert s["spec_draft_tokens"] == "not_applicable"
+
+
+def test_news_and_feature_lists_are_background():
+    text = ("# Engine X\n\n## Latest News\n\n- [2024/08] Engine X supports FlashAttention-2 and FP8 KV cache.\n\n"
+            "## Performance\n\nOn 8x H100 we measured 12,000 output tokens/s.\n")
+    s = statuses(text)
+    assert s["kernels"] == "missing" and s["kv_format"] == "missing"
+    assert s["hardware"] == "declared"
+
+
+def test_section_headings_set_the_scope_of_their_blocks():
+    text = ("# Title\n\nWe measured 40 ms.\n\n## Installation\n\npip it.\n\n### From source\n\nbuild it.\n\n"
+            "## Benchmark setup\n\nWe used 8x H100.\n\n## References\n\nA paper.\n")
+    assert scopes(text) == [(1, "run"), (3, "run"), (5, "howto"), (7, "howto"), (9, "howto"), (11, "howto"),
+                            (13, "run"), (15, "run"), (17, "links"), (19, "links")]
+
+
+def test_a_background_paragraph_still_declares_through_its_sentences_about_the_runs():
+    text = ("# Post\n\nWe measured 40 ms TTFT.\n\n## Introduction\n\nvLLM is a fast engine. In this post we benchmarked "
+            "Llama 3.1 8B Instruct on 1x H100.\n")
+    assert statuses(text)["hardware"] == "declared"
+
+
+def test_escaped_markdown_reads_as_written():
+    text = "We measured TPOT p50 9 ms with 512-token outputs (`\\-\\-ignore\\_eos`).\n"
+    assert statuses(text)["stopping"] == "declared"
+
+
+# ---------------------------------------------------------------- commands (real command lines from published docs)
+
+
+def test_argparse_prefixes_and_underscores_name_the_full_flag():
+    # sgl-project/sglang benchmark/blog_v0_2/README.md and benchmark/benchmark_vllm_060/README.md
+    got = flags("python3 -m sglang.bench_serving --backend sglang --dataset-name random --num-prompts 4000 "
+                "--random-input 1024 --random-output 1024 --output-file offline.jsonl\n"
+                "python -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-70B-Instruct "
+                "--disable-log-requests --num-scheduler-steps 10 --tensor 4 --max_model_len 4096\n")
+    assert ("sglang-bench-serving", "--random-input-len", "1024", "prompt_length") in got
+    assert ("sglang-bench-serving", "--random-output-len", "1024", "output_length_requested") in got
+    assert ("vllm-serve", "--tensor-parallel-size", "4", "gpu_count") in got
+    assert ("vllm-serve", "--max-model-len", "4096", "capacity") in got
+    assert ("vllm-serve", "--disable-log-requests", "true", "setting") in got  # a switch takes no value
+
+
+def test_line_continuations_and_pasted_backslash_space_join_one_command():
+    # sgl-project/sglang benchmark/attention_backend/NVIDIA_H200.md pastes continuations as "\ " mid-line
+    got = flags("python3 -m sglang.launch_server \\ --speculative-num-steps 3 \\ --speculative-eagle-topk 1 \\\n"
+                "  --speculative-num-draft-tokens 4 --tp 8 --speculative-algo EAGLE --model-path deepseek-ai/DeepSeek-V3\n")
+    assert ("sglang-server", "--speculative-num-draft-tokens", "4", "speculative") in got
+    assert ("sglang-server", "--speculative-algorithm", "EAGLE", "speculative") in got
+    assert ("sglang-server", "--model-path", "deepseek-ai/DeepSeek-V3", "model_artifact") in got
+
+
+def test_docker_run_reads_image_env_and_entrypoint_args():
+    cmds = parse_commands([(0, "MODEL=meta-llama/Llama-3.1-8B-Instruct\n"
+                               "docker run --gpus all -p 8000:8000 -e VLLM_ATTENTION_BACKEND=FLASHINFER \\\n"
+                               "  vllm/vllm-openai:v0.8.5 --model $MODEL --kv-cache-dtype fp8\n")])
+    assert len(cmds) == 1 and cmds[0].tool == "vllm-serve" and cmds[0].image == "vllm/vllm-openai:v0.8.5"
+    got = {(f.name, f.value) for f in cmds[0].flags}
+    assert ("--model", "meta-llama/Llama-3.1-8B-Instruct") in got  # the variable is resolved
+    assert ("--kv-cache-dtype", "fp8") in got and ("VLLM_ATTENTION_BACKEND", "FLASHINFER") in got
+
+
+def test_an_unresolved_variable_states_nothing():
+    # the TGI quick start: --model-id $model with model never set in the text
+    cmds = parse_commands([(0, "docker run --gpus all --shm-size 1g -p 8080:80 -v $volume:/data "
+                               "ghcr.io/huggingface/text-generation-inference:3.0.1 --model-id $model --quantize awq\n")])
+    assert cmds[0].tool == "tgi-launcher"
+    assert cmds[0].values("model_artifact") == []
+    assert [f.value for f in cmds[0].values("weight_format")] == ["awq"]
+
+
+@pytest.mark.parametrize("line, tool, expected", [
+    # ai-dynamo/aiperf and triton genai-perf docs
+    ("genai-perf profile -m meta-llama/Llama-3.1-8B-Instruct --synthetic-input-tokens-mean 550 --output-tokens-mean 150 "
+     "--concurrency 10 --extra-inputs ignore_eos:true --streaming", "genai-perf",
+     {("--synthetic-input-tokens-mean", "550", "prompt_length"), ("--concurrency", "10", "concurrency"),
+      ("--extra-inputs", "ignore_eos:true", "extra_inputs")}),
+    ("aiperf profile --model Qwen/Qwen3-0.6B --url localhost:8000 --endpoint-type chat --streaming --concurrency 10 "
+     "--request-count 100 --isl 1000 --osl 500 --warmup-request-count 5", "aiperf",
+     {("--isl", "1000", "prompt_length"), ("--osl", "500", "output_length_requested"), ("--request-count", "100", "request_count"),
+      ("--warmup-request-count", "5", "warmup")}),
+    ("guidellm benchmark --target http://localhost:8000 --rate-type sweep --max-seconds 30 "
+     "--data \"prompt_tokens=256,output_tokens=128\"", "guidellm",
+     {("--rate-type", "sweep", "concurrency"), ("--data", "prompt_tokens=256,output_tokens=128", "guidellm_data")}),
+    ("python token_benchmark_ray.py --model meta-llama/Llama-2-7b-chat-hf --mean-input-tokens 550 --stddev-input-tokens 150 "
+     "--mean-output-tokens 150 --max-num-completed-requests 2 --num-concurrent-requests 1 --llm-api openai", "llmperf",
+     {("--mean-input-tokens", "550", "prompt_length"), ("--num-concurrent-requests", "1", "concurrency"),
+      ("--max-num-completed-requests", "2", "request_count")}),
+    ("trtllm-bench --model meta-llama/Llama-3.1-8B throughput --dataset /tmp/synthetic.txt --concurrency 64 --num_requests 3000",
+     "trtllm-bench", {("--concurrency", "64", "concurrency"), ("--num_requests", "3000", "request_count"),
+                      ("--model", "meta-llama/Llama-3.1-8B", "model_artifact")}),
+    ("text-generation-benchmark --tokenizer-name meta-llama/Llama-3.1-8B-Instruct --batch-size 1 --batch-size 8 "
+     "--sequence-length 512 --decode-length 128 --runs 10 --warmups 2", "tgi-benchmark",
+     {("--sequence-length", "512", "prompt_length"), ("--decode-length", "128", "output_length_requested"),
+      ("--warmups", "2", "warmup")}),
+    ("vllm bench serve --model meta-llama/Llama-3.1-8B-Instruct --dataset-name random --random-input-len 1024 "
+     "--random-output-len 512 --ignore-eos --num-prompts 1000 --max-concurrency 32 --goodput ttft:500 tpot:50", "vllm-bench-serve",
+     {("--ignore-eos", "true", "ignore_eos"), ("--goodput", "ttft:500 tpot:50", "goodput"), ("--max-concurrency", "32", "concurrency")}),
+    ("trtllm-serve meta-llama/Llama-3.1-70B-Instruct --tp_size 4 --max_batch_size 256", "trtllm-serve",
+     {("(model)", "meta-llama/Llama-3.1-70B-Instruct", "model_artifact"), ("--tp_size", "4", "gpu_count")}),
+])
+def test_each_tool_maps_its_flags_to_contract_items(line, tool, expected):
+    got = flags(line)
+    assert {g[0] for g in got} == {tool}
+    assert expected <= {(name, value, item) for _, name, value, item in got}
+
+
+def test_comments_and_prompts_are_not_commands():
+    cmds = parse_commands([(0, "# vllm serve org/model -tp 8\n$ vllm serve org/model -tp 2\n")])
+    assert len(cmds) == 1 and cmds[0].values("gpu_count")[0].value == "2"

@@ -1,0 +1,189 @@
+"""Which blocks describe the measured runs, and which are context a reviewer would not credit.
+
+Only statements about what was measured declare anything (tests/data/audit/LABELLING.md, "What
+counts as a statement about the measured run"). ``classify_blocks`` gives each block a scope:
+
+- ``run``: the sections, tables, lists and commands that describe the runs whose numbers are reported
+  (results, setup, methodology, reproduction steps, appendices), and the headline and opening;
+- ``howto``: installation, quick-start and usage instructions, and code not used for the numbers;
+- ``background``: how an engine works, definitions, related work;
+- ``advice``: recommendations and best practices;
+- ``future``: future work, plans, roadmaps;
+- ``links``: references, citations, acknowledgements.
+
+A section takes its scope from its heading, or inherits its parent's. A code block is how-to when
+it only installs or fetches things, or when the sentence introducing it offers it to the reader
+("you can run", "for example"); it is a run when that sentence says it was used ("we launched the
+server with"). A document that reports no figure at all and never says it measured anything has no
+measured run: everything in it is how-to or background.
+
+``sentence_masks`` finds sentences inside run blocks that are advice or plans ("we recommend
+disabling prefix caching", "we plan to add speculative decoding"), so they are read as context too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .blocks import Block
+
+__all__ = ["CONTEXT_SCOPES", "RUN_SCOPES", "classify_blocks", "has_measured_run", "run_sentences", "sentence_masks"]
+
+RUN_SCOPES = frozenset({"run"})
+CONTEXT_SCOPES = frozenset({"howto", "background", "advice", "future", "links"})
+
+_HEADINGS: list[tuple[str, re.Pattern[str]]] = [
+    ("future", re.compile(r"future\s+work|next\s+steps?|road\s?map|what'?s\s+next|coming\s+soon|\bTODO\b|(?:future|our)\s+plans?\b|upcoming|outlook", re.I)),
+    ("links", re.compile(r"^\W*(?:references?|citations?|cite|bibliography|acknowledge?ments?|thanks|credits|resources|further\s+reading|"
+                         r"related\s+links|links|license|contribut\w*|contact|third[- ]party\s+\w+|community|ecosystem|about\s+(?:us|the\s+authors?))\W*$", re.I)),
+    ("advice", re.compile(r"recommend\w*|best\s+practices?|\btips?\b|tuning\s+guide|\bFAQ\b|troubleshoot\w*|pitfalls|"
+                          r"lessons|guidelines?|when\s+to\s+use|how\s+to\s+choose|dos\s+and\s+don", re.I)),
+    ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
+                         r"prerequisites?|requirements|build\s+from\s+source|\bdemo\b|try\s+it|tutorial|\bAPI\b|sample\s+code|"
+                         r"code\s+examples?|^\W*examples?\W*$|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally", re.I)),
+    ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
+                              r"updates|supported\s+\w+|features?\b|what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
+                              r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?", re.I)),
+]
+# A heading that names the measured runs overrides a context word in it ("Benchmark setup", "How we ran it").
+_RUN_HEADING = re.compile(r"\b(?:benchmark\w*|results?|performance|evaluation|experiment\w*|methodology|setup|set-up|configuration|"
+                          r"environment|hardware|reproduc\w*|appendix|throughput|latency|measure\w*|numbers|findings|"
+                          r"how\s+we\s+(?:ran|tested|measured|benchmarked)|comparison|speed|test(?:ing|s)?)\b", re.I)
+
+# Lines that only install, fetch or move around: nothing here is the measured configuration.
+_INSTALL_LINE = re.compile(r"^\s*(?:[$>#]\s*)?(?:sudo\s+)?(?:pip3?|uv\s+pip|uv|conda|mamba|apt(?:-get)?|brew|yum|npm|git|wget|curl\s+-[LOsS]+\b|"
+                           r"docker\s+(?:pull|build|login)|cd|export|source|mkdir|cp|mv|ls|cat|echo|huggingface-cli|hf\s+download|"
+                           r"python3?\s+-m\s+pip|nvidia-smi|make|cmake|chmod|tar|unzip|rm|ln)\b|^\s*#|^\s*$", re.I)
+_API_DEMO = re.compile(r"curl\b[^\n]*(?:/v1/|/generate\b|localhost|127\.0\.0\.1)|requests\.(?:post|get)\(|(?<![\w.])openai\.(?:ChatCompletion|Completion|chat|completions|api_key|base_url)|OpenAI\(|"
+                       r"chat\.completions\.create|completions\.create|InferenceClient\(|client\.(?:generate|text_generation|chat)", re.I)
+_INTRO_HOWTO = re.compile(r"\byou\s+(?:can|could|may|might|should|need|will|must)\b|\bfor\s+example\b|\be\.g\.|\bas\s+an\s+example\b|"
+                          r"\bto\s+(?:install|get\s+started|try|query|call|send\s+a\s+request|test\s+the\s+server)\b|\bsimply\s+run\b|"
+                          r"\bhere\s+is\s+how\b|\blike\s+this\b|\bsuch\s+as\b|\busage\s*:|\bexample\s+(?:usage|request|command|output)\b|"
+                          r"\bif\s+you\b|\byour\s+own\b|\bsample\s+(?:request|code)\b", re.I)
+_INTRO_RUN = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?(?:ran|run|used|use|launched|launch|started|start|served|serve|measured|benchmarked|invoked|"
+                        r"executed|deployed|tested|set|configured|evaluated)\b|\bwas\s+(?:launched|started|run|used|served|measured|deployed)\b|"
+                        r"\bwere\s+(?:launched|started|run|used|served|measured|collected|obtained|generated|produced)\b|\bto\s+reproduce\b|"
+                        r"\breproduc\w+\b|\b(?:benchmark|launch|server|serving|client)\s+commands?\b|\bcommand\s+(?:used|we\s+used)\b|"
+                        r"\bour\s+(?:setup|config\w*|command|server|launch|benchmark)\b|\bresults?\s+(?:below|above)\b|"
+                        r"\b(?:following|these)\s+(?:settings|flags|arguments|commands?|configurations?)\b", re.I)
+
+# A sentence inside a run section that is advice or a plan, not a statement about the runs.
+_ADVICE = re.compile(r"\b(?:we|I)\s+(?:would\s+)?(?:strongly\s+|generally\s+)?(?:recommend|suggest|advise|encourage)\w*|"
+                     r"\byou\s+(?:should|may\s+want|might\s+want|will\s+want|need\s+to|must|can\s+(?!see\b|notice\b|observe\b|find\b|tell\b))|"
+                     r"\b(?:it\s+is|it's)\s+(?:recommended|advisable|best\s+to|a\s+good\s+idea)|\bconsider\s+(?:using|enabling|disabling|setting|turning)|"
+                     r"\bmake\s+sure\b|\bif\s+you\s+(?:want|need|are|use|have|plan)\b|\bfor\s+(?:production|your\s+own)\b|\bbest\s+practice", re.I)
+_FUTURE = re.compile(r"\bfuture\s+(?:work|releases?|versions?)\b|\bin\s+the\s+(?:near\s+)?future\b|\bwe\s+(?:plan|intend|hope|aim|expect)\s+to\b|"
+                     r"\b(?:we|it)\s+will\s+(?:add|support|explore|investigate|look\s+into|publish|release|try|evaluate|benchmark)\b|"
+                     r"\bcoming\s+soon\b|\bstay\s+tuned\b|\bnot\s+yet\s+(?:supported|implemented|tested|benchmarked)\b|\bwork\s+in\s+progress\b|"
+                     r"\bnext\s+(?:step|release|version)s?\s+(?:will|is|are)\b|\bwe\s+(?:are|were)\s+(?:working\s+on|exploring)\b|\bleft\s+for\s+future\b", re.I)
+_SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\d))*(?:[.!?;]|\n|$)")
+
+# Evidence that something was measured at all.
+_FIGURE = re.compile(r"\d[\d,.]*\s*(?:k\s*)?(?:ms\b|s\b|sec\b|seconds\b|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|t/s\b|tps\b|"
+                     r"req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|qps\b|rps\b|[x×](?![\w])|%)|(?:TTFT|TPOT|ITL|latency|throughput)\b[^.\n]{0,40}?\d", re.I)
+_MEASURED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|observed|saw|see|got|achieved|recorded|obtained|ran|tested|compared|"
+                       r"evaluated|started|launched|deployed|served|profiled|timed|replayed|swept)\b|\b(?:startup|server|engine)\s+logs?\s+(?:reports?|shows?|says)\b|"
+                       r"\b(?:results?|benchmarks?|measurements?|charts?|graphs?|plots?)\s+(?:below|above|show|shows|showed|are\s+shown)\b|"
+                       r"!\[[^\]]*(?:bench|throughput|latency|ttft|tpot|tok|perf|result|speed|chart|plot)", re.I)
+
+
+def _heading_scope(text: str) -> str | None:
+    text = text.strip().strip("#").strip()
+    if _RUN_HEADING.search(text):
+        future = _HEADINGS[0][1].search(text)
+        return "future" if future else "run"
+    for scope, rx in _HEADINGS:
+        if rx.search(text):
+            return scope
+    return None
+
+
+def _code_scope(text: str, intro: str) -> str | None:
+    """A code block's own scope, or None to keep its section's."""
+    lines = [line for line in text.split("\n")[1:-1] if line.strip()] or text.split("\n")
+    if all(_INSTALL_LINE.match(line) for line in lines):
+        return "howto"
+    intro_run = bool(_INTRO_RUN.search(intro))
+    if _API_DEMO.search(text) and not intro_run:
+        return "howto"
+    if intro and _INTRO_HOWTO.search(intro) and not intro_run:
+        return "howto"
+    return None
+
+
+def has_measured_run(blocks: list[Block], texts: list[str]) -> bool:
+    """Whether the document reports a figure or says it measured something (else it is a how-to or an explainer)."""
+    for block, text in zip(blocks, texts):
+        if block.kind == "code":
+            if re.search(r"(?:TTFT|TPOT|ITL|latency|throughput)[^\n]{0,40}?[:=|]\s*\d|\d[\d.,]*\s*(?:ms|tok/s|tokens/s|req/s)\b", text, re.I):
+                return True
+            continue
+        if _FIGURE.search(text) or _MEASURED.search(text):
+            return True
+    return False
+
+
+_INSTRUCTIONS = re.compile(r"^\W*(?:please|first|then|next|now|to\s+\w+\b[^.\n]{0,60},)\b|\b(?:run|execute|launch|install|download|clone)\s+the\s+following\b|"
+                           r"\byou\s+(?:can|may|should|need\s+to|must)\b|\bfor\s+(?:a\s+)?(?:comprehensive|detailed|full)\s+list\b|"
+                           r"\b(?:please|simply)\s+(?:run|install|execute|refer|use|download)\b", re.I | re.M)
+
+
+def _instructions_only(blocks: list[Block], texts: list[str]) -> bool:
+    """A document that measures nothing and tells the reader what to run: a how-to, not a write-up."""
+    if has_measured_run(blocks, texts):
+        return False
+    return any(b.kind == "code" for b in blocks) and any(_INSTRUCTIONS.search(t) for b, t in zip(blocks, texts) if b.kind != "code")
+
+
+def classify_blocks(blocks: list[Block], texts: list[str]) -> list[str]:
+    """A scope per block (see the module docstring); ``texts`` are the blocks' masked texts."""
+    if _instructions_only(blocks, texts):
+        return ["howto" if b.kind == "code" else "background" for b in blocks]
+    scopes: list[str] = []
+    stack: list[tuple[int, str]] = []  # (heading level, scope) of the open headings
+    current = "run"
+    intro = ""
+    for n, (block, text) in enumerate(zip(blocks, texts)):
+        if block.kind == "heading" and not stack and n == 0:
+            stack.append((block.level, "run"))  # the title is the headline: always about the runs
+            scopes.append("run")
+            continue
+        if block.kind == "heading":
+            while stack and stack[-1][0] >= block.level:
+                stack.pop()
+            own = _heading_scope(text)
+            current = own or (stack[-1][1] if stack else "run")
+            stack.append((block.level, current))
+            scopes.append(current if current != "run" else "run")
+            intro = ""
+            continue
+        scope = current
+        if block.kind == "code":
+            scope = _code_scope(text, intro) or current
+        scopes.append(scope)
+        intro = text if block.kind in ("paragraph", "list_item") else intro if block.kind == "code" else ""
+    return scopes
+
+
+def sentence_masks(text: str) -> list[tuple[int, int]]:
+    """Spans of advice and future-work sentences in a prose block."""
+    if not (_ADVICE.search(text) or _FUTURE.search(text)):
+        return []
+    spans = []
+    for m in _SENTENCE.finditer(text):
+        if m.end() > m.start() and (_ADVICE.search(m.group(0)) or _FUTURE.search(m.group(0))):
+            spans.append(m.span())
+    return spans
+
+
+# A sentence in background prose that still speaks about the measured runs.
+_RUN_SENTENCE = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|ran|run|tested|used|evaluated|compared|served|deployed|"
+                           r"launched|profiled|swept|collected)\b|\bin\s+(?:this|our)\s+(?:post|blog|benchmark|study|experiments?|tests?)\b|"
+                           r"\bour\s+(?:benchmarks?|setup|tests?|experiments?|runs?|measurements?)\b|\bthe\s+(?:measured|benchmarked)\b", re.I)
+
+
+def run_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of a background paragraph that speak about the measured runs."""
+    if not _RUN_SENTENCE.search(text):
+        return []
+    return [m.span() for m in _SENTENCE.finditer(text) if m.end() > m.start() and _RUN_SENTENCE.search(m.group(0))]
