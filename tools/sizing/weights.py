@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import functools
 import math
@@ -114,6 +115,7 @@ class _Group:
     numel: int
     name: str  # without the layer prefix
     layers: tuple[int | None, ...]  # one entry per tensor (None: not in a decoder layer)
+    in_layers: tuple[int, ...]  # the decoder-layer entries, sorted (to count a stage's copies by bisection)
 
 
 @functools.lru_cache(maxsize=256)
@@ -123,7 +125,8 @@ def _groups(arch: Architecture, fmt: WeightFormat) -> tuple[_Group, ...]:
     for t in arch.tensors:
         b, label = _tensor_bytes(t, fmt)
         grouped.setdefault((t.component, t.split, b, label, t.numel, _short_name(t.name)), []).append(t.layer)
-    return tuple(_Group(c, sp, b, lab, n, name, tuple(layers)) for (c, sp, b, lab, n, name), layers in grouped.items())
+    return tuple(_Group(c, sp, b, lab, n, name, tuple(layers), tuple(sorted(i for i in layers if i is not None)))
+                 for (c, sp, b, lab, n, name), layers in grouped.items())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -148,13 +151,12 @@ def _tally(arch: Architecture, fmt: WeightFormat, tp: int, pp: int, ep: int, kv_
         row[1] += g.bytes * copies
         share = math.ceil(g.bytes * _shard_fraction(g.split, dep))
         reason = _deviation_reason(g.split, g.component, dep)
-        per_stage = [0] * pp
-        for layer in g.layers:
-            if layer is not None:
-                per_stage[stage_of[layer]] += 1
-            else:
-                for s in _tensor_stages(layer, g.component, dep, stage_of):
-                    per_stage[s] += 1
+        # copies on each stage: the group's layers inside the stage's contiguous range, plus its unlayered tensors
+        per_stage = [bisect.bisect_right(g.in_layers, idx[-1]) - bisect.bisect_left(g.in_layers, idx[0]) if idx else 0
+                     for idx in dep.stages]
+        for _ in range(len(g.layers) - len(g.in_layers)):
+            for s in _tensor_stages(None, g.component, dep, stage_of):
+                per_stage[s] += 1
         for s, n in enumerate(per_stage):
             if not n:
                 continue
