@@ -341,6 +341,7 @@ def _add_compare(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--gpu-hour-usd", type=float, default=None, help=fields["gpu_hour_usd"].description)
     p.add_argument("--gpus", type=int, default=None, help=fields["gpus"].description)
     p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
+    p.add_argument("--plot", default=None, metavar="OUT.png", help="draw every run's latency CDFs side by side (needs matplotlib)")
 
     def run(args: argparse.Namespace) -> BaseModel | int:
         from .tools.metrics import RunInput, compare_runs, parse_goodput
@@ -356,7 +357,11 @@ def _add_compare(subparsers: argparse._SubParsersAction) -> None:
             confidence=args.confidence, resamples=args.resamples, seed=args.seed, repeats=args.repeats,
             gpu_hour_usd=args.gpu_hour_usd, gpus=args.gpus, max_file_mb=args.max_file_mb,
         )
-        return compare_runs(request)
+        plot_path = _plot_path_or_warn(args.plot)
+        report = compare_runs(request, plot_path=plot_path)
+        if plot_path:
+            print(f"plot written to {plot_path}", file=sys.stderr)
+        return report
 
     p.set_defaults(run=run, tool="compare_runs")
 
@@ -379,6 +384,7 @@ def _add_sweep(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--gpus", type=int, default=None, help=fields["gpus"].description)
     p.add_argument("--gpu-hour-usd", type=float, default=None, help=fields["gpu_hour_usd"].description)
     p.add_argument("--max-file-mb", type=int, default=fields["max_file_mb"].default, help=fields["max_file_mb"].description)
+    p.add_argument("--plot", default=None, metavar="OUT.png", help="draw the sweep curve and the Pareto frontier (needs matplotlib)")
 
     def run(args: argparse.Namespace) -> BaseModel | int:
         from .tools.metrics import RunInput, analyze_sweep, parse_goodput
@@ -393,7 +399,11 @@ def _add_sweep(subparsers: argparse._SubParsersAction) -> None:
             slo_ttft_ms=slos.get("ttft"), slo_tpot_ms=slos.get("tpot"), slo_e2el_ms=slos.get("e2el"),
             attainment=args.attainment, gpus=args.gpus, gpu_hour_usd=args.gpu_hour_usd, max_file_mb=args.max_file_mb,
         )
-        return analyze_sweep(request)
+        plot_path = _plot_path_or_warn(args.plot)
+        report = analyze_sweep(request, plot_path=plot_path)
+        if plot_path:
+            print(f"plot written to {plot_path}", file=sys.stderr)
+        return report
 
     p.set_defaults(run=run, tool="analyze_sweep")
 

@@ -117,3 +117,25 @@ async def test_mcp_analyze_sweep_equals_cli_json(capsys):
     assert out == result.structured_content
     assert set(out["capacity_goodput"]) >= {"request_rate", "interpolated"}
     assert all(("request_rate" in p or "concurrency" in p) and "slo_attainment" in p for p in out["points"])
+
+
+def test_plots_of_a_comparison_and_a_sweep_are_pngs(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from llm_inference_fundamentals.cli import main
+
+    real = DATA / "real"
+    assert main(["sweep", str(real / "guidellm_constant_sweep.json"), "--goodput", "ttft:60", "tpot:9", "--plot", str(tmp_path / "s.png")]) == 0
+    assert main(["compare", str(real / "guidellm_constant_sweep.json"), str(real / "aiperf" / "rate_2" / "profile_export.jsonl"),
+                 "--plot", str(tmp_path / "c.png")]) == 0
+    for name in ("s.png", "c.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_sweep_plot_without_matplotlib_warns_and_still_prints(tmp_path, capsys, monkeypatch):
+    from llm_inference_fundamentals.cli import main
+    from llm_inference_fundamentals.tools.metrics import plot
+
+    monkeypatch.setattr(plot, "plot_available", lambda: False)
+    assert main(["sweep", str(DATA / "guidellm_v02_sweep_benchmarks.json"), "--plot", str(tmp_path / "s.png")]) == 0
+    out, err = capsys.readouterr()
+    assert "points ordered by" in out and "warning: --plot skipped" in err and not (tmp_path / "s.png").exists()

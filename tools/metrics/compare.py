@@ -11,6 +11,7 @@ across-run mean, spread and interval, and a warning when they disagree beyond th
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -162,8 +163,8 @@ def _sample(m: Measured) -> RunSample:
     )
 
 
-def compare_runs(request: CompareRequest) -> CompareReport:
-    """Compare the runs of ``request`` (see the module docstring).
+def compare_runs(request: CompareRequest, *, plot_path: str | Path | None = None) -> CompareReport:
+    """Compare the runs of ``request`` (see the module docstring); with ``plot_path``, also draw their latency CDFs.
 
     >>> from llm_inference_fundamentals.tools.metrics import CompareRequest, RunInput, RequestRecord, compare_runs
     >>> fast = [RequestRecord(ttft_ms=100 + i % 7, e2el_ms=300, output_tokens=11) for i in range(50)]
@@ -173,7 +174,12 @@ def compare_runs(request: CompareRequest) -> CompareReport:
     ('ttft_ms', 'mean', 0.486)
     """
     measured = measure_runs(request.runs, slos=request.slos(), max_file_mb=request.max_file_mb, every_run=False)
-    return compare_measured(measured, request)
+    report = compare_measured(measured, request)
+    if plot_path is not None:
+        from .plot import plot_comparison
+
+        plot_comparison([m.trace for m in measured], [m.label for m in measured], Path(plot_path))
+    return report
 
 
 def compare_measured(measured: list[Measured], request: CompareRequest) -> CompareReport:

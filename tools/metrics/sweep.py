@@ -11,6 +11,7 @@ interpolated between the two points that bracket the target and labelled so.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -232,8 +233,9 @@ def capacity(rates: list[float], attainment: list[float | None], target: float) 
         f"at the {target:.0%} target{caveat}")
 
 
-def analyze_sweep(request: SweepRequest) -> SweepReport:
-    """Points, Pareto frontier, knee and capacity goodput of the runs in ``request`` (see the module docstring).
+def analyze_sweep(request: SweepRequest, *, plot_path: str | Path | None = None) -> SweepReport:
+    """Points, Pareto frontier, knee and capacity goodput of the runs in ``request`` (see the module docstring); with
+    ``plot_path``, also draw the curve and the frontier.
 
     >>> from llm_inference_fundamentals.tools.metrics.sweep import capacity
     >>> capacity([1, 2, 3, 4], [0.99, 0.96, 0.91, 0.72], 0.9)[:3]
@@ -310,7 +312,7 @@ def analyze_sweep(request: SweepRequest) -> SweepReport:
                                                                            if len(cap.between) == 1 and cap.between[0] == len(points) - 1 else "")
     if confounders:
         head += f"; confounders between points: {', '.join(sorted({c.kind for c in confounders}))}"
-    return SweepReport(
+    report = SweepReport(
         headline=head, points=points, pareto=pareto, pareto_axes=axes, knee=knee,
         knee_method="argmax of normalised output throughput minus normalised median E2E latency (TTFT when E2E is missing) "
         "over the points in load order: a heuristic, the point after which extra throughput costs the most latency",
@@ -318,6 +320,11 @@ def analyze_sweep(request: SweepRequest) -> SweepReport:
         definitions="every point recomputed with vllm bench serve's definitions (compute_metrics); capacity goodput as DistServe "
         "(references/metrics.md#capacity-goodput); sweeps and frontiers: references/benchmarking.md#sweeps-and-pareto-frontiers",
     )
+    if plot_path is not None:
+        from .plot import plot_sweep
+
+        plot_sweep(report, Path(plot_path))
+    return report
 
 
 def _at_rate(points: list[SweepPoint], rates: list[float], between: list[int], rate: float) -> tuple[float | None, float | None]:
