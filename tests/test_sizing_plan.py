@@ -205,3 +205,15 @@ def test_memory_fit_agrees_with_size_deployment(model):
         g = report.per_gpu
         assert (fit.fits, fit.margin_bytes, fit.total_bytes, fit.budget_bytes, fit.max_concurrency) == (
             g.fits, g.free_bytes, g.total_bytes, g.budget_bytes, g.max_concurrency)
+
+
+def test_candidates_carry_the_error_band_and_robust_fits_rank_first():
+    # 2 x H200: BF16 weights + FP8 KV fit with 0.66 GiB at the estimate but not at the high end of the overheads;
+    # FP8 weights + FP8 KV keep 32.52 GiB (34,923,339,448 B, hand-derived above): at equal size the robust one ranks
+    # first although BF16 weights are more precise
+    plan = plan_deployment(PlanRequest(model="Llama-3.1-70B", tokens=32768, concurrency=24, gpu=["h200"],
+                                       weights=["bf16", "fp8"], kv=["fp8"]))
+    first, second = plan.candidates[:2]
+    assert (first.weights, first.gpus, first.fit_verdict) == ("fp8-channel", 2, "fits")
+    assert (second.weights, second.gpus) == ("bf16", 2) and second.margin_low_bytes < 0 < second.margin_bytes
+    assert second.fit_verdict == "fits at the estimate, not at the high end of the overheads"

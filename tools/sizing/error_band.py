@@ -17,7 +17,7 @@ from .deployment import overhead_items
 from .report import GiB, Overhead, PerGPUReport
 from .request import SizingRequest
 
-__all__ = ["ITEMS", "apply_overhead_band", "item_bands"]
+__all__ = ["ITEMS", "apply_overhead_band", "item_bands", "overhead_range"]
 
 ITEMS = {"activation": ("activation_workspace",), "cuda_graphs": ("cuda_graphs",),
          "non_torch": ("cuda_context", "communication_buffers")}
@@ -40,15 +40,21 @@ def item_bands() -> dict[str, tuple[float, float, tuple[str, ...]]]:
     return {item: (min([1.0, *r]), max([1.0, *r]), tuple(sorted(sources[item]))) for item, r in ratios.items()}
 
 
-def apply_overhead_band(per_gpu: PerGPUReport, overheads: list[Overhead]) -> None:
-    """Set the plausible overhead range, the margin range and the verdict on a report's per-GPU section."""
-    by_name = {o.name: o.bytes for o in overheads if o.inside_budget}
+def overhead_range(by_name: dict[str, int]) -> tuple[float, float]:
+    """(low, high) plausible overheads for estimated overhead items given by name."""
     bands = item_bands()
     low = high = 0.0
     for item, names in ITEMS.items():
         estimate = sum(by_name.get(n, 0) for n in names)
         lo, hi, _ = bands[item]
         low, high = low + estimate * lo, high + estimate * hi
+    return low, high
+
+
+def apply_overhead_band(per_gpu: PerGPUReport, overheads: list[Overhead]) -> None:
+    """Set the plausible overhead range, the margin range and the verdict on a report's per-GPU section."""
+    bands = item_bands()
+    low, high = overhead_range({o.name: o.bytes for o in overheads if o.inside_budget})
     per_gpu.overhead_low_bytes, per_gpu.overhead_high_bytes = round(low), round(high)
     n = len({s for _, _, srcs in bands.values() for s in srcs})
     per_gpu.overhead_band_basis = (

@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..errors import FundamentalsError, InputFormatError, argument
 from .architecture import Architecture, cached_architecture
 from .catalog import GPUSpec, gpu_catalog, lookup_gpu
-from .deployment import MemoryFit, memory_fit, size_deployment
+from .deployment import MemoryFit, memory_fit, overhead_items, size_deployment
+from .error_band import overhead_range
 from .formats import checkpoint_weight_format, weight_format
 from .placement import valid_tp
 from .prices import GPUPrice, gpu_prices
@@ -134,6 +135,10 @@ class PlanCandidate(BaseModel):
     total_bytes: int = Field(description="Per GPU: weights + KV + overheads, worst GPU")
     budget_bytes: int = Field(description="Per GPU: memory x memory_utilization")
     max_concurrency: int = Field(description="Sequences of the planned length that fit, all replicas")
+    margin_low_bytes: int | None = Field(description="Per-GPU margin if the overheads sit at the high end of the "
+                                                     "published profiles (see size_deployment's error band)")
+    fit_verdict: str | None = Field(description="fits, or fits at the estimate only (not at the high end of the "
+                                                "overheads): measure before committing to the latter")
     memory_evidence: Evidence = Field("estimate", description="margin, totals and capacity are estimates")
     decode_tokens_per_s_per_sequence: float | None = Field(description="Decode ceiling per sequence at the planned "
                                                                        "batch")
@@ -287,6 +292,13 @@ def _smallest(request: PlanRequest, base: dict[str, Any], gpu: GPUSpec, arch: Ar
     return None
 
 
+def _fits_across_band(found: _Found) -> bool:
+    """Whether the margin survives overheads at the high end of the published profiles."""
+    items = overhead_items(found.request)
+    _, high = overhead_range(items)
+    return (found.fit.margin_bytes or 0) - (high - sum(items.values())) >= 0
+
+
 def _precision(found: _Found) -> tuple[float, float]:
     """Bits per weight and per KV element of a candidate (higher: less quality risk), for tie-breaking."""
     w = weight_format(found.request.weights).bits if found.request.weights else 16.0
@@ -318,6 +330,7 @@ def _candidate(request: PlanRequest, found: _Found, price: GPUPrice | None, toke
         gpu=s.gpu or "", gpus=s.gpus or 1, tp=s.tp, pp=s.pp, ep=s.ep, dp=report.parallelism.dp,
         weights=report.weights.format, kv=report.kv_cache.format, fits=True, margin_bytes=fit.margin_bytes,
         total_bytes=fit.total_bytes, budget_bytes=fit.budget_bytes, max_concurrency=fit.max_concurrency,
+        margin_low_bytes=report.per_gpu.margin_low_bytes, fit_verdict=report.per_gpu.fit_verdict,
         decode_tokens_per_s_per_sequence=dec.tokens_per_s_per_sequence if dec else None,
         decode_tokens_per_s_aggregate=dec.tokens_per_s_aggregate if dec else None,
         prefill_s=pre.time_s if pre else None, targets=_targets(request, report),
@@ -355,12 +368,15 @@ def plan_deployment(request: PlanRequest) -> PlanReport:
                 if hit is not None:
                     found.append(hit)
 
+    robust = {id(f): _fits_across_band(f) for f in found}
+
     def rank(f: _Found) -> tuple:
         price = prices.get(f.request.gpu or "")
         cost = price.usd_per_gpu_hour * (f.request.gpus or 1) if price else math.inf
         w_bits, kv_bits = _precision(f)
         by_size = (f.request.gpus, cost)
-        return ((cost, f.request.gpus) if rank_by == "cost" else by_size) + (-w_bits, -kv_bits,
+        # at equal size (or cost), a deployment that fits across the overhead band first, then precision, margin
+        return ((cost, f.request.gpus) if rank_by == "cost" else by_size) + (not robust[id(f)], -w_bits, -kv_bits,
                                                                              -(f.fit.margin_bytes or 0))
 
     found.sort(key=rank)
@@ -408,7 +424,8 @@ def _notes(request: PlanRequest, prices: dict[str, GPUPrice], rank_by: str) -> l
         "command prints the full report); decode and prefill figures are ceilings: a plan can rule a deployment "
         "out, it never promises a measured latency",
         "per GPU type and format pair only the smallest fitting GPU count is kept, with its largest-margin layout; "
-        "the list shows each GPU type's best candidate first, then the others in rank order",
+        "the list shows each GPU type's best candidate first, then the others in rank order; at equal size (or "
+        "cost) a candidate that fits across the overhead error band ranks before one that fits at the estimate only",
         "weight formats never store more bits than the checkpoint (a model cannot be up-cast into precision it was "
         "not trained in); low-bit formats need kernels on the GPU (FP8 math on Hopper/Ada or newer, FP4 on "
         "Blackwell; older GPUs run them weight-only)",
