@@ -127,6 +127,34 @@ def _memory_message(tool: str) -> str:
             "pass a smaller input")
 
 
+_TRIM = {"libc": None, "last": 0.0}
+
+
+def release_memory(min_interval_s: float = 1.0) -> None:
+    """Give freed heap memory back to the OS (glibc ``malloc_trim``), at most once per ``min_interval_s``.
+
+    A large request's arguments are parsed in the server process and freed after the call; glibc keeps the
+    freed pages unless asked, so without this the server's memory would ratchet up with each large input.
+    """
+    import time
+
+    now = time.monotonic()
+    if now - _TRIM["last"] < min_interval_s or not sys.platform.startswith("linux"):
+        return
+    _TRIM["last"] = now
+    if _TRIM["libc"] is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _TRIM["libc"] = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            _TRIM["libc"].malloc_trim  # noqa: B018 - musl has none: then nothing to do
+        except (OSError, AttributeError):
+            _TRIM["libc"] = False
+    if _TRIM["libc"]:
+        _TRIM["libc"].malloc_trim(0)
+
+
 def _rss_bytes(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm", "rb") as handle:
@@ -242,6 +270,7 @@ class ProcessRunner:
                             await anyio.to_thread.run_sync(self._stop, worker)
                         raise
                     self._give_back(worker)
+                    release_memory()
                     return result
         except TimeoutError:
             raise BudgetExceeded(f"{job.tool}: the call did not finish within this server's time budget of "
