@@ -127,3 +127,15 @@ async def test_cli_spec_json_is_the_mcp_structured_output(capsys):
                                                                  "concurrency": [1, 64]})
     assert result.structured_content == cli and tool.output_schema["type"] == "object"
     assert len(tool.description) <= 1200
+
+
+def test_reference_page_quotes_what_the_tool_computes():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "references" / "speculative-decoding.md").read_text()
+    r = spec(acceptance=0.8, draft_tokens=4, model="Llama-3.1-70B", gpu="h100", tp=2, tokens=1024,
+             concurrency=[64, 128, 512])
+    b64, b128, b512 = r.batches
+    assert b64.verify_cost == pytest.approx(1.0)
+    assert f"V = {b128.verify_cost:.2f} at 128 (S = {b128.speedup:.2f})" in page
+    assert f"V = {b512.verify_cost:.2f} at 512 (S = {b512.speedup:.2f})" in page
