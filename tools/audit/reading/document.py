@@ -14,7 +14,9 @@ import re
 from bisect import bisect_left, bisect_right
 
 from .blocks import Writeup, quote_line
+from .claims import Claim, table_claims
 from .commands import Command, Flag, parse_commands
+from .tables import Table, read_tables
 from .masks import blank, mask_block
 from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
 
@@ -172,6 +174,24 @@ class Document:
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
+
+    @functools.cached_property
+    def tables(self) -> list[Table]:
+        """Every markdown table read as data (reading.tables)."""
+        return read_tables(self.w.blocks)
+
+    @functools.cached_property
+    def claims(self) -> list[Claim]:
+        """Every numeric table cell as a claim with its metric, unit and statistic (reading.claims)."""
+        return [c for t in self.tables for c in table_claims(t)]
+
+    def in_view(self, block: int, start: int, scope: str | None = None) -> bool:
+        """Whether offset ``start`` of ``block`` counts in the given view."""
+        scope = scope or self.default_scope
+        if scope == "any":
+            return True
+        spans = self._views[scope][block]
+        return spans is None or any(a <= start < b for a, b in spans)
 
     @functools.cached_property
     def commands(self) -> list[Command]:

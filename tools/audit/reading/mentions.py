@@ -7,9 +7,17 @@ from __future__ import annotations
 import re
 
 from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TPOT_KW, icase
+from .document import Spot
 from .vocabulary import BENCH_TOOLS
 
 __all__ = ["comparison_hits", "decode_rates", "figures", "tool_named", "within"]
+
+
+_SPOT_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2e": "latency", "prefill_latency": "prefill latency",
+               "decode_latency": "decode latency", "request_rate": "requests/s", "goodput": "goodput"}
+_GROUPS = {"ttft": ("lat",), "tpot": ("lat", "tpot"), "itl": ("lat", "tpot"), "e2e": ("lat",), "prefill_latency": ("lat",),
+           "decode_latency": ("lat", "tpot"), "throughput": ("rate",), "decode_rate": ("rate",), "prefill_rate": ("rate",),
+           "request_rate": ("req",), "goodput": ("goodput",)}
 
 
 def figures(ctx):
@@ -24,6 +32,18 @@ def figures(ctx):
     rate += [h for h in ctx.d.hits(icase(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
                                    ("paragraph", "list_item")) if h[0] in numeric]
     figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(ctx.d.hits(GOODPUT))}
+    # Tables as data: a column of figures whose metric is named only by its header glossary, caption or heading.
+    seen = set()
+    for claim in ctx.d.claims:
+        key = (claim.block, claim.metric, claim.label)
+        if claim.metric is None or key in seen or not ctx.d.in_view(claim.block, claim.start):
+            continue
+        seen.add(key)
+        name = _SPOT_NAMES.get(claim.metric, claim.label[:40] or claim.metric)
+        hit = (claim.block, Spot(claim.start, claim.end, name))
+        for group in _GROUPS.get(claim.metric, ()):
+            if not any(i == claim.block for i, _ in figs[group]):
+                figs[group].append(hit)
     ctx.cache["figs"] = figs
     return figs
 

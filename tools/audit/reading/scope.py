@@ -55,7 +55,9 @@ _INSTALL_LINE = re.compile(r"^\s*(?:[$>#]\s*)?(?:sudo\s+)?(?:pip3?|uv\s+pip|uv|c
                            r"docker\s+(?:pull|build|login)|cd|export|source|mkdir|cp|mv|ls|cat|echo|huggingface-cli|hf\s+download|"
                            r"python3?\s+-m\s+pip|nvidia-smi|make|cmake|chmod|tar|unzip|rm|ln)\b|^\s*#|^\s*$", re.I)
 _API_DEMO = re.compile(r"curl\b[^\n]*(?:/v1/|/generate\b|localhost|127\.0\.0\.1)|requests\.(?:post|get)\(|(?<![\w.])openai\.(?:ChatCompletion|Completion|chat|completions|api_key|base_url)|OpenAI\(|"
-                       r"chat\.completions\.create|completions\.create|InferenceClient\(|client\.(?:generate|text_generation|chat)", re.I)
+                       r"chat\.completions\.create|completions\.create|InferenceClient\(|client\.(?:generate|text_generation|chat)|"
+                       # one literal greeting-style prompt: a usage demo, not a benchmark workload
+                       r"[(\[,=]\s*[\"'](?:hello|hi\b|hey\b|how\s+are\s+you|what\s+is|who\s+are|tell\s+me|write\s+a|the\s+capital|san\s+francisco)", re.I)
 _INTRO_HOWTO = re.compile(r"\byou\s+(?:can|could|may|might|should|need|will|must)\b|\bfor\s+example\b|\be\.g\.|\bas\s+an\s+example\b|"
                           r"\bto\s+(?:install|get\s+started|try|query|call|send\s+a\s+request|test\s+the\s+server)\b|\bsimply\s+run\b|"
                           r"\bhere\s+is\s+how\b|\blike\s+this\b|\bsuch\s+as\b|\busage\s*:|\bexample\s+(?:usage|request|command|output)\b|"

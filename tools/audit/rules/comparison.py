@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import re
 
-from ..reading.lexicon import icase
-from ..reading.mentions import comparison_hits, within
-from ..reading.vocabulary import ENGINES, GPU_RX, engine_key
 from ..findings import TextFinding
-from ..speculative import speculative_used
-from ..stack import engine_mentions, format_mentions
-from ..state import cache_disabled, cache_mentions
+from ..reading.lexicon import icase
+from ..reading.mentions import comparison_hits
+from ..reading.vocabulary import ENGINES
+from .sides import compared_sides, differences, format_classes
 
 __all__ = ["format_classes", "stack_comparison"]
 
@@ -29,79 +27,106 @@ def _single_variable(ctx):
 
 
 def stack_comparison(ctx) -> TextFinding:
+    """Judge the comparison from the two sides actually compared and what the text says about each.
+
+    violation: the sides differ in the element compared and in another stack element, both stated,
+    and the gain is credited to the comparison; ok: the text says one thing changed, or it toggles one
+    feature, or compares engines/accelerators on a shared stated setup with nothing else differing;
+    unclear: what else differed is not stated.
+    """
     single = _single_variable(ctx)
-    cmp_hits = comparison_hits(ctx) or ([single] if single else [])  # "only X changed" says something is compared
-    if not cmp_hits:
+    hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
+    if not hits and not single:
         return TextFinding("stack_comparison", "not_applicable", "nothing is compared")
-    engines = {engine_key(m.group(0)) for _, m in engine_mentions(ctx)}
-    against = ctx.d.first(icase(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + ENGINES + r")\b"))
-    gpus = {re.sub(r"(?i)^(nvidia|amd|instinct)\s+", "", m.group(0)).upper().replace(" ", "") for _, m in ctx.d.hits(GPU_RX)}
-    engine_or_hw = len(engines) >= 2 or len(gpus) >= 2 or against is not None
-    weight, kv = format_mentions(ctx)
-    wf = format_classes(m.group(0) for _, m in weight)
-    kf = format_classes(m.group(0) for _, m in kv)
-    kernels = {m.group(0).lower() for _, m in ctx.d.hits(icase(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\btriton\b|xformers|aiter|cutlass|marlin"))}
-    changes = []
-    if len(wf) >= 2:
-        changes.append("weight format (" + ", ".join(sorted(wf)) + ")")
-    if len(kf) >= 2:
-        changes.append("KV precision (" + ", ".join(sorted(kf)) + ")")
-    if len(kernels) >= 2:
-        changes.append("kernels (" + ", ".join(sorted(kernels)) + ")")
-    if speculative_used(ctx):
-        changes.append("speculative draft")
+    hits = hits or [single]
+    claim = hits[0]
+    where = f"'{_quote(ctx, claim)}' (line {ctx.d.ev(claim[0], claim[1].start())[0]})"
+    kind, sides = compared_sides(ctx, hits)
+    diffs = differences(kind, sides) if kind else {}
     providers = ctx.d.first(icase(r"(?:other|competing|third[- ]party|rival)\s+(?:API\s+)?(?:providers?|vendors?|clouds?)(?:'s?)?\b|"
                                   r"varies\s+by\s+(?:provider|vendor)|each\s+model's\s+(?:default\s+)?(?:API\s+)?provider"))
     if providers:
-        engine_or_hw = True
-        changes.append("other providers' undisclosed stacks")
-    if engine_or_hw and cache_disabled(ctx) and [h for h in cache_mentions(ctx) if not within(cache_disabled(ctx), h)
-                                                 and re.search(r"\b(?:on|enabled)\b", ctx.d.sentence(*h), re.I)]:
-        changes.append("prefix caching on one side only")
-    if engine_or_hw and not wf and ctx.d.first(icase(r"quantiz\w*")):
-        changes.append("quantization on one side")
-    if engine_or_hw and ctx.d.first(icase(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?")):
-        changes.append("custom kernels on one side")
-    ev_cmp = ctx.d.evidence(([against] if against else []) + cmp_hits[:2])
-    if engine_or_hw and changes:
         return TextFinding("stack_comparison", "violation",
-                           "an engine/hardware comparison that also changes " + "; ".join(changes) + ": a stack comparison", ev_cmp)
-    if engine_or_hw and single:
-        return TextFinding("stack_comparison", "ok", "single-variable comparison, stated as such", ctx.d.evidence([single]))
-    if engine_or_hw:
-        return TextFinding("stack_comparison", "unclear",
-                           "engines or hardware are compared without showing the rest of the stack is identical", ev_cmp)
-    return TextFinding("stack_comparison", "ok", "the comparison varies one dimension on a fixed engine and hardware",
-                       ctx.d.evidence(([single] if single else []) + cmp_hits[:1]))
+                           f"{where} compares against other providers whose stacks (engine, hardware, formats) are not disclosed: "
+                           "the gain cannot be credited to one element", ctx.d.evidence([claim, providers]))
+    own = _own_changes(ctx, kind, sides)
+    if own:
+        return TextFinding("stack_comparison", "violation",
+                           f"{where} compares a new stack with {', '.join(s.key for s in sides)}, and the new side also brings "
+                           f"{'; '.join(m for m, _ in own)}: the gain cannot be credited to one element",
+                           ctx.d.evidence([claim] + [h for _, h in own]))
+    if kind and (len(diffs) >= 2 or (diffs and kind != "setup")):
+        named = "; ".join(f"{dim} ({'; '.join(vals)})" for dim, vals in diffs.items())
+        evidence = [claim] + [e for s in sides for e in s.evidence][:3] + ([providers] if providers else [])
+        compared = {"engine": "engines", "gpu": "accelerators", "setup": "stacks", "toggle": "settings"}[kind]
+        return TextFinding("stack_comparison", "violation",
+                           f"{where} compares {compared} ({', '.join(s.key for s in sides)}) that also differ in {named}: "
+                           "the gain cannot be credited to one element", ctx.d.evidence(evidence, 4))
+    if single:
+        return TextFinding("stack_comparison", "ok", f"single-variable comparison, stated as such (line {ctx.d.ev(single[0], single[1].start())[0]})",
+                           ctx.d.evidence([single]))
+    if kind == "toggle":
+        return TextFinding("stack_comparison", "ok", f"{where} switches one feature on the same setup", ctx.d.evidence([claim]))
+    if kind in ("engine", "gpu") and _shared_setup(ctx):
+        return TextFinding("stack_comparison", "ok",
+                           f"{where} compares {', '.join(s.key for s in sides)} on one stated model and workload; no other stack "
+                           "element is stated to differ", ctx.d.evidence([claim]))
+    if kind is None and _fixed_stack(ctx):
+        return TextFinding("stack_comparison", "ok", f"{where} varies a setting on one engine and one accelerator",
+                           ctx.d.evidence([claim]))
+    what = ", ".join(s.key for s in sides) if sides else "the compared sides"
+    return TextFinding("stack_comparison", "unclear",
+                       f"{where} compares {what}; the text does not say what else differed between them", ctx.d.evidence(hits[:2]))
 
 
-_FORMAT_CLASS = [
-    (r"bf16|bfloat16", "bf16"), (r"fp16|float16|f16", "fp16"), (r"fp32|float32", "fp32"),
-    (r"fp8\w*|e4m3\w*|e5m2", "fp8"), (r"int8", "int8"), (r"int4|awq|gptq|w4a16|w4a8|nf4|bitsandbytes", "int4"),
-    (r"nvfp4", "nvfp4"), (r"mxfp4", "mxfp4"), (r"fp4", "fp4"), (r"q(\d)_.*", r"gguf-q\1"), (r"(\d+(?:\.\d+)?)\s?bpw", r"exl2-\1bpw"),
-]
-# Scheme or container words that qualify a format rather than name one: "FP8 (W8A8)", "GGUF Q4_K_M", "INT8 SmoothQuant".
-_FORMAT_QUALIFIERS = {"w8a8": "int8", "gguf": None, "exl2": None, "smoothquant": "int8"}
+def _against_a_bound(ctx, hit) -> bool:
+    """A measurement set against a theoretical or link maximum is not a comparison of stacks."""
+    sentence = ctx.d.sentence(*hit)
+    return bool(re.search(r"(?:than|vs\.?|versus|against|of|to)\s+(?:the\s+)?(?:theoretical|peak|line[- ]rate|link|spec(?:ified)?|nominal|"
+                          r"maximum|max|hardware)\b", sentence, re.I)) and not re.search(_ENGINE_WORDS, sentence, re.I)
 
 
-def format_classes(names) -> set[str]:
-    """Distinct precisions among format mentions (aliases and qualifiers folded)."""
-    out: set[str] = set()
-    qualifiers: set[str] = set()
-    for name in names:
-        key = re.sub(r"[_-]", "", name.lower()) if not re.match(r"(?i)q\d_", name) else name.lower()
-        if key in _FORMAT_QUALIFIERS:
-            qualifiers.add(key)
-            continue
-        for rx, cls in _FORMAT_CLASS:
-            if re.fullmatch(rx, key):
-                out.add(re.sub(rx, cls, key) if "\\" in cls else cls)
-                break
-        else:
-            out.add(key)
-    if "fp4" in out and out & {"nvfp4", "mxfp4"}:
-        out.discard("fp4")
-    for q in qualifiers:  # a qualifier alone still names a format
-        if not out and _FORMAT_QUALIFIERS[q]:
-            out.add(_FORMAT_QUALIFIERS[q])
-    return out
+_ENGINE_WORDS = r"\b(?:" + ENGINES + r")\b"
+
+
+def _fixed_stack(ctx) -> bool:
+    """One engine (or none named) and one accelerator type: a comparison inside it varies a setting, not the stack."""
+    from ..stack import engine_mentions, hardware
+    from .sides import GPU_RX, engine_key
+
+    engines = {engine_key(m.group(0)) for _, m in engine_mentions(ctx)}
+    gpus = {m.group(0).upper() for _, m in ctx.d.hits(GPU_RX, scope="run")}
+    return len(engines) <= 1 and len(gpus) <= 1 and hardware(ctx).status != "missing"
+
+
+def _own_changes(ctx, kind, sides) -> list[tuple[str, tuple]]:
+    """A product compared with a named engine ("3x faster than vLLM") whose own description adds
+    quantization or custom kernels: the new side changes more than the engine."""
+    if kind is not None:
+        return []
+    against = ctx.d.first(icase(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + ENGINES + r")\b"))
+    if against is None:
+        return []
+    out = []
+    quant = ctx.d.first(icase(r"(?<!no\s)quantiz\w*"), scope="run")
+    if quant and not ctx.d.first(icase(r"(?<![A-Za-z0-9])(?:fp8|int8|int4|awq|gptq|bf16|fp16|fp4|nvfp4|mxfp4)(?![A-Za-z0-9])"), scope="run"):
+        out.append(("quantization", quant))
+    kernels = ctx.d.first(icase(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?"), scope="run")
+    if kernels:
+        out.append(("custom kernels", kernels))
+    return out if out else []
+
+
+def _shared_setup(ctx) -> bool:
+    """Whether the compared sides share a stated model and hardware (the rest of the setup)."""
+    from ..stack import hardware, model_artifact
+
+    return model_artifact(ctx).status == "declared" and hardware(ctx).status == "declared"
+
+
+def _quote(ctx, hit) -> str:
+    a, b = ctx.d.bounds(hit[0], hit[1].start(), hit[1].start() + 1)
+    text = " ".join(ctx.d.plains[hit[0]][max(a, hit[1].start() - 50):min(b, hit[1].start() + 60)].split())
+    return text[:110]
+
+

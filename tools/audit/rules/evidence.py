@@ -46,7 +46,9 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     ratios = [float(v) for v in re.findall(r"(\d+(?:\.\d+)?)\s*[x×](?![\w])", " ".join(
         ctx.d.plains[i] for i, b in enumerate(ctx.d.w.blocks) if b.kind == "table"))]
     live = lambda i, m: not negated(ctx.d.plains[i], m.start())
-    theories = [(i, m) for i, m in ctx.d.hits(theory, prose) if live(i, m)]
+    # "the theoretical maximum of 200 GB/s", "on paper": a figure the text itself calls theoretical is labelled.
+    self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible", re.I)
+    theories = [(i, m) for i, m in ctx.d.hits(theory, prose) if live(i, m) and not self_labelled.match(m.group(0))]
     maxima = [(i, m) for i, m in ctx.d.hits(upto, prose) if live(i, m)
               and not (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured))]
     # An "up to Nx" above every measured ratio in the tables inflates the measurements: treat it as a peak claim.
