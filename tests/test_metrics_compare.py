@@ -300,3 +300,11 @@ def test_cli_compare_needs_two_files(capsys):
 
     assert main(["compare", str(DATA / "records.jsonl")]) == 2
     assert "two or more result files" in capsys.readouterr().err
+
+
+def test_summary_only_files_say_why_there_is_no_latency_verdict():
+    r = compare_runs(CompareRequest(runs=[RunInput(path=str(DATA / "vllm_legacy_inferencex_conc4.json")),
+                                          RunInput(path=str(DATA / "vllm_summary.json"))], resamples=200))
+    assert any(v.startswith("vllm_legacy_inferencex_conc4.json has no per-request latencies") for v in r.verdicts)
+    # vllm_summary.json carries per-request 'latencies': its E2E is recomputed, TTFT is not
+    assert entry(r, "e2el_ms", "mean").values[1] is not None and entry(r, "ttft_ms", "mean").values == [None, None]

@@ -139,3 +139,8 @@ def test_sweep_plot_without_matplotlib_warns_and_still_prints(tmp_path, capsys, 
     assert main(["sweep", str(DATA / "guidellm_v02_sweep_benchmarks.json"), "--plot", str(tmp_path / "s.png")]) == 0
     out, err = capsys.readouterr()
     assert "points ordered by" in out and "warning: --plot skipped" in err and not (tmp_path / "s.png").exists()
+
+
+def test_a_records_jsonl_is_one_run_not_one_run_per_line():
+    report = analyze_sweep(SweepRequest(runs=[RunInput(path=str(DATA / "records.jsonl")), RunInput(path=str(DATA / "aiperf_profile_export.jsonl"))]))
+    assert len(report.points) == 2

@@ -215,6 +215,11 @@ def compare_measured(measured: list[Measured], request: CompareRequest) -> Compa
                 verdicts.append(sentence)
             metrics.append(MetricComparison(metric=metric, statistic=stat, unit="ms", values=values, n=ns,
                                             relative_difference=rel, ci=cis))
+    for k, r in enumerate(reports):
+        if all(getattr(r, metric) is None for metric in LATENCIES):
+            own = f"; its tool's own figures are in the compute_metrics source_reported of {labels[k]}" if r.source_reported else ""
+            verdicts.append(f"{labels[k]} has no per-request latencies (a summary-only file): its latency figures cannot be "
+                            f"recomputed or compared here{own}")
     rate_names = list(RATES) + (["request_goodput", "slo_attainment"] if request.slos() else [])
     for name in rate_names:
         values = [getattr(r, name) for r in reports]

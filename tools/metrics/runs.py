@@ -17,6 +17,8 @@ from ..errors import InputFormatError, argument
 from ..files import is_granted_folder
 from .formats import FORMATS, InputFormat, load_trace
 from .formats.generic import read_records
+from .formats.sglang import is_sglang_run
+from .formats.vllm import is_vllm_run
 from .records import RequestRecord, Trace
 from .source import InputSource, open_input
 from .summary import MetricsReport, MetricsRequest, _report
@@ -78,12 +80,9 @@ def _count_runs(source: InputSource) -> int:
     except (json.JSONDecodeError, RecursionError):
         obj = None
     if isinstance(obj, dict):
-        if "metadata" in obj and "metrics" in obj:  # aiperf records: one run per file
-            return 1
-        lines = sum(1 for _, line in source.lines() if line.strip())
-        if lines > 1:
-            return lines
-        doc = obj
+        if is_vllm_run(obj) or is_sglang_run(obj):  # appended runs: one per line
+            return sum(1 for _, line in source.lines() if line.strip())
+        doc = obj  # a one-line document (guidellm, genai-perf) or a per-request line (records, aiperf): see below
     else:
         doc = source.load_json()
     if isinstance(doc, dict):
