@@ -1,6 +1,6 @@
 """Load on the shared HTTP server over loopback (a benchmark, not a test).
 
-    python benchmarks/bench_load.py [--sessions 200] [--calls 10] [--json out.json]
+    python benchmarks/bench_load.py [--sessions 200] [--calls 10] [--baseline] [--json out.json]
 
 Starts ``lif serve --http`` on 127.0.0.1 with a bearer token and default limits,
 then opens ``--sessions`` MCP sessions at once. Each session comes from its own
@@ -114,11 +114,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered else float("nan")
 
 
-async def run(sessions: int, calls: int) -> dict:
+async def run(sessions: int, calls: int, extra: list[str]) -> dict:
     port = _free_port()
     env = {**os.environ, "LIF_AUTH_TOKEN": TOKEN}
-    server = subprocess.Popen([sys.executable, "-m", "llm_inference_fundamentals", "serve", "--http", "--port", str(port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, "-m", "llm_inference_fundamentals", "serve", "--http", "--port", str(port),
+                               *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         startup_line = server.stderr.readline().strip()
@@ -162,10 +162,23 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also run the same load against --workers 0 (calls on threads, no process isolation) "
+                             "and print both, as a same-run baseline")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.sessions, args.calls))
-    for key, value in figures.items():
-        print(f"{key:20} {value}")
+    figures = {"workers": asyncio.run(run(args.sessions, args.calls, []))}
+    if args.baseline:
+        figures["threads"] = asyncio.run(run(args.sessions, args.calls, ["--workers", "0"]))
+        figures["p99_ratio_workers_to_threads"] = round(
+            figures["workers"]["call_p99_s"] / figures["threads"]["call_p99_s"], 2)
+    figures["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else None
+    for name, value in figures.items():
+        if isinstance(value, dict):
+            print(f"-- {name}")
+            for key, item in value.items():
+                print(f"   {key:20} {item}")
+        else:
+            print(f"{name:23} {value}")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
 

@@ -30,6 +30,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Route
 
 from . import auth
+from .jsonrpc import MessageCheckMiddleware
 from .sessions import ClientLimitsMiddleware, LimitedSessionManager
 from .settings import ServeSettings, is_loopback
 
@@ -196,6 +197,7 @@ def build_http_app(server: MCPServer, settings: ServeSettings, plan: HttpPlan) -
             routes += create_protected_resource_routes(resource_url=resource, authorization_servers=[oauth.issuer_url],
                                                        scopes_supported=oauth.required_scopes, resource_name=server.name)
     middleware.append(Middleware(ClientLimitsMiddleware, max_calls=settings.max_calls_per_client))
+    middleware.append(Middleware(MessageCheckMiddleware, max_bytes=settings.max_body_bytes))
     routes.insert(0, Route(settings.path, endpoint=endpoint))
     return Starlette(routes=routes, middleware=middleware, lifespan=lambda app: manager.run())
 

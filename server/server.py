@@ -512,8 +512,9 @@ def run_server(settings: ServeSettings | None = None) -> None:
     """
     settings = settings or ServeSettings()
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    runner = ProcessRunner(workers=settings.workers, budget_s=settings.call_budget_s,
-                           memory_mb=settings.worker_memory_mb)
+    runner: ProcessRunner | ThreadRunner = (
+        ProcessRunner(workers=settings.workers, budget_s=settings.call_budget_s, memory_mb=settings.worker_memory_mb)
+        if settings.workers else ThreadRunner(budget_s=settings.call_budget_s))
     folders = granted_folders(settings.allow_dir)
     try:
         if settings.http:
@@ -525,12 +526,19 @@ def run_server(settings: ServeSettings | None = None) -> None:
             for warning in plan.warnings:
                 logger.warning(warning)
             print(startup_line(settings, plan, folders), file=sys.stderr, flush=True)
-            threading.Thread(target=runner.warm_up, name="lif-warm-up", daemon=True).start()
+            _warm_up(runner)
             uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", proxy_headers=True,
                         forwarded_allow_ips=settings.forwarded_allow_ips, timeout_graceful_shutdown=5)
         else:
             server = build_server(allow_dirs=folders, client_roots=True, runner=runner)
-            threading.Thread(target=runner.warm_up, name="lif-warm-up", daemon=True).start()
+            _warm_up(runner)
             anyio.run(functools.partial(serve_stdio, server, notice=terminal_notice(folders)))
     finally:
-        runner.close()
+        if isinstance(runner, ProcessRunner):
+            runner.close()
+
+
+def _warm_up(runner: ProcessRunner | ThreadRunner) -> None:
+    """Start a worker in the background, so the first call does not wait for one."""
+    if isinstance(runner, ProcessRunner):
+        threading.Thread(target=runner.warm_up, name="lif-warm-up", daemon=True).start()

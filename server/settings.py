@@ -103,8 +103,10 @@ class ServeSettings(BaseModel):
     max_calls_per_client: int = Field(8, ge=1, le=10_000,
                                       description="HTTP requests in flight per client; more are answered 429.")
     call_budget_s: float = Field(30.0, gt=0, le=3600, description="Wall-clock seconds one tool call may take.")
-    workers: int = Field(default_factory=lambda: min(4, _cores()), ge=1, le=256,
-                         description="Worker processes that run the calculators (a call over budget is stopped).")
+    workers: int = Field(default_factory=lambda: min(4, _cores()), ge=0, le=256,
+                         description="Worker processes that run the calculators (a call over budget is stopped). 0 runs "
+                         "them on threads in the server process: a call over budget is answered with an error but "
+                         "keeps its core until it ends.")
     worker_memory_mb: int = Field(2048, ge=128, le=1 << 20,
                                   description="Address-space limit of each worker process (MiB).")
 

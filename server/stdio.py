@@ -3,18 +3,16 @@
 The SDK's stdio transport reads whole lines of any length and drops a line it
 cannot parse (too deeply nested JSON, an ``id`` of ``1e999`` that turns a
 request into a notification) without answering, so the client waits forever.
-Here each line is checked first: a line that is not a valid JSON-RPC message
-gets a JSON-RPC error (``-32700`` parse error or ``-32600`` invalid request)
-carrying the request's ``id`` when one can be read, and a line over the size
-cap is discarded unread with the same kind of answer. Valid lines go to the
+Here each line is checked first (``jsonrpc.check_message``): a line that is not
+a valid JSON-RPC message gets a JSON-RPC error (``-32700`` parse error or
+``-32600`` invalid request) carrying the request's ``id`` when one can be read,
+and a line over the size cap is discarded unread with the same kind of answer. Valid lines go to the
 SDK unchanged. stdout carries only JSON-RPC; notices go to stderr.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -24,90 +22,13 @@ import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
 
-__all__ = ["MAX_LINE_BYTES", "first_level_id", "serve_stdio", "terminal_notice"]
+from .jsonrpc import check_message, error_message
+
+__all__ = ["MAX_LINE_BYTES", "serve_stdio", "terminal_notice"]
 
 MAX_LINE_BYTES = 16 * 2**20
 """Longest JSON-RPC line read over stdio (a request over this is refused unread)."""
-
-_INTEGER = re.compile(r"(-?\d{1,18})\s*(?:[,}]|$)")
-
-
-def _string_end(text: str, start: int) -> int:
-    """Index of the closing quote of the JSON string opening at ``start`` (or len(text))."""
-    i = start + 1
-    while i < len(text) and text[i] != '"':
-        i += 2 if text[i] == "\\" else 1
-    return i
-
-
-def first_level_id(line: str) -> str | int | None:
-    """The ``id`` member of a JSON object line, found by scanning, not parsing (depth cannot hurt)."""
-    depth, i, n = 0, 0, len(line)
-    key: object = None
-    expect_key = after_colon = False
-    while i < n:
-        c = line[i]
-        if c == '"':
-            j = _string_end(line, i)
-            if depth == 1:
-                try:
-                    token = json.loads(line[i : j + 1])
-                except ValueError:
-                    return None
-                if expect_key:
-                    key, expect_key = token, False
-                elif after_colon and key == "id":
-                    return token if isinstance(token, str) else None
-                after_colon = False
-            i = j + 1
-            continue
-        if depth == 1 and after_colon and key == "id":
-            if c == "-" or c.isdigit():
-                number = _INTEGER.match(line, i)
-                return int(number.group(1)) if number else None
-            if not c.isspace():
-                return None  # null, true, an object or an array: no usable id
-        if c in "{[":
-            depth += 1
-            expect_key = depth == 1
-        elif c in "}]":
-            depth -= 1
-        elif depth == 1 and c == ",":
-            expect_key, key = True, None
-        elif depth == 1 and c == ":":
-            after_colon = True
-        i += 1
-    return None
-
-
-def _answer(line: str) -> types.JSONRPCError | None:
-    """The error answer for a line the SDK would drop; None when the line is a valid message."""
-    try:
-        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValidationError as exc:
-        kinds = {e["type"] for e in exc.errors()}
-        if "json_invalid" in kinds:
-            deep = any("recursion" in str(e["msg"]) for e in exc.errors())
-            code, text = (types.INVALID_REQUEST, "Invalid request: nested deeper than this server accepts") if deep \
-                else (types.PARSE_ERROR, "Parse error: the line is not valid JSON")
-        else:
-            code, text = types.INVALID_REQUEST, "Invalid request: not a JSON-RPC 2.0 message"
-        return _error(first_level_id(line), code, text)
-    if isinstance(message, types.JSONRPCNotification) and first_level_id(line) is None and '"id"' in line:
-        try:
-            raw: Any = json.loads(line)
-        except (ValueError, RecursionError):
-            raw = None
-        if isinstance(raw, dict) and "id" in raw:  # e.g. "id": 1e999, which the SDK reads as a notification
-            return _error(None, types.INVALID_REQUEST, "Invalid request: id must be a string or an integer")
-    return None
-
-
-def _error(request_id: str | int | None, code: int, message: str) -> types.JSONRPCError:
-    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
-
 
 class _CheckedLines:
     """The lines of the wire, each checked; bad ones answered through ``write`` and not passed on."""
@@ -150,13 +71,13 @@ class _CheckedLines:
     async def __aiter__(self) -> AsyncIterator[str]:
         async for raw in self._raw_lines():
             if raw is None:
-                await self._send(_error(None, types.INVALID_REQUEST,
+                await self._send(error_message(None, types.INVALID_REQUEST,
                                         f"Invalid request: the line is over {self._max:,} bytes"))
                 continue
             line = raw.decode("utf-8", errors="replace")
             if not line.strip():
                 continue
-            answer = _answer(line)
+            answer = check_message(line)
             if answer is None:
                 yield line
             else:

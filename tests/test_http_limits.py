@@ -107,3 +107,15 @@ async def test_stateless_mode_answers_without_sessions():
     assert answer.status_code == 200
     assert "mcp-session-id" not in answer.headers
     assert {t["name"] for t in sse_json(answer)["result"]["tools"]} >= {"search_references", "audit_benchmark"}
+
+
+async def test_a_request_whose_id_is_not_an_integer_gets_an_error_not_silence():
+    # The SDK reads {"id": 1e999, ...} as a notification and answers 202 with no body: the client waits forever.
+    async with App(settings()) as app, app.http(**ACCEPT) as http:
+        headers = await open_session(http)
+        body = '{"jsonrpc":"2.0","id":1e999,"method":"tools/list"}'
+        answer = await http.post("/mcp", content=body, headers={**headers, "content-type": "application/json"})
+        deep = '{"jsonrpc":"2.0","id":5,"method":"tools/list","params":' + "[" * 5000 + "]" * 5000 + "}"
+        too_deep = await http.post("/mcp", content=deep, headers={**headers, "content-type": "application/json"})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == -32600
+    assert too_deep.status_code == 400 and too_deep.json()["error"]["code"] == -32700  # the SDK answers this one

@@ -27,3 +27,21 @@ def test_standard_input_under_the_cap_still_works(monkeypatch, capsys):
     _stdin(monkeypatch, b'{"ttft_ms": 100, "itl_ms": [10, 10], "output_tokens": 3}\n')
     assert main(["metrics", "-", "--json"]) == 0
     assert '"completed": 1' in capsys.readouterr().out
+
+
+def test_the_audit_of_a_large_records_file_keeps_a_bounded_number_of_rows(tmp_path):
+    # Before: a 209 MB CSV became millions of dicts (110 s, 10.3 GB); the audit needs the fields and a count.
+    from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+    from llm_inference_fundamentals.tools.audit.source import KEPT_ROWS, parse_structured
+
+    rows = 50_000
+    text = "ttft_ms,e2el_ms,output_tokens,model\n" + "".join(f"{i % 500},{900 + i % 7},{i % 300},org/m\n" for i in range(rows))
+    for suffix, body in ((".csv", text), (".jsonl", "".join(
+            f'{{"ttft_ms": {i % 500}, "output_tokens": {i % 300}, "model": "org/m"}}\n' for i in range(rows)))):
+        parsed = parse_structured(body, suffix)
+        assert len(parsed) == KEPT_ROWS and parsed.total == rows
+        path = tmp_path / f"records{suffix}"
+        path.write_text(body)
+        report = audit_benchmark(AuditRequest(path=str(path)))
+        count = next(i for i in report.items if i.id == "request_count")
+        assert count.status == "declared" and count.why == f"request_count = {rows}"

@@ -10,7 +10,8 @@ import anyio
 import pytest
 from mcp.shared.message import SessionMessage
 
-from llm_inference_fundamentals.server.stdio import _CheckedLines, first_level_id
+from llm_inference_fundamentals.server.jsonrpc import first_level_id
+from llm_inference_fundamentals.server.stdio import _CheckedLines
 
 SERVE = [sys.executable, "-m", "llm_inference_fundamentals", "serve"]
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -137,3 +137,37 @@ def test_mcp_inspector_lists_and_calls_every_tool_strictly(tmp_path):
                                 capture_output=True, text=True, timeout=120, env=env)
         # 5: the tool answered with is_error, acceptable only for a tool this test has no arguments for
         assert called.returncode in ((0,) if tool["name"] in calls else (0, 5)), (tool["name"], called.stderr)
+
+
+async def test_http_with_a_token_states_its_setup_and_refuses_unauthenticated_calls():
+    import httpx
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    token = "t" * 40
+    port = _free_port()
+    proc = subprocess.Popen([*SERVE, "--http", "--port", str(port)], env={**os.environ, "LIF_AUTH_TOKEN": token},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+        refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                             headers={"Accept": "application/json, text/event-stream"})
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            result = await client.call_tool("read_reference", {"page": "metrics", "section": "ttft"})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert line.startswith(f"lif serve: streamable HTTP on http://127.0.0.1:{port}/mcp; auth: bearer token")
+    assert "allowed hosts: 127.0.0.1, localhost, [::1]" in line and "readable folders: none" in line
+    assert token not in line
+    assert refused.status_code == 401
+    assert not result.is_error and result.structured_content["anchor"] == "ttft"

@@ -64,7 +64,7 @@ def judge_result(data: Any, lines: list[str]) -> tuple[list[ItemFinding], list[R
     records = data if isinstance(data, list) else None
     _walk(data, found)
     if records:
-        found.setdefault("request_count", len(records))
+        found.setdefault("request_count", getattr(records, "total", len(records)))  # RecordRows: all, not the kept
     items: list[ItemFinding] = []
     has_ttft = any(k in found for k in ("mean_ttft_ms", "ttfts", "ttft_ms", "ttft", "time_to_first_token", "p99_ttft_ms"))
     for item, group in ITEM_GROUPS.items():

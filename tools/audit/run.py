@@ -15,7 +15,7 @@ from .reading.blocks import parse_writeup
 from .reading.masks import fill_in_fields, mask_block
 from .report import build_report
 from .results import judge_result, looks_like_result
-from .source import MANIFEST_KEYS, parse_structured, read_source
+from .source import KEPT_ROWS, MANIFEST_KEYS, RecordRows, parse_structured, read_source
 from .structured import judge_manifest
 from .writeup import judge_writeup
 
@@ -88,5 +88,7 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         raise InputFormatError(f"{argument('path')}: {request.path!r} is JSON/YAML/CSV with none of the fields a "
                                "benchmark manifest or result file holds; the audit reads write-ups, manifests and "
                                "result files")
+    if isinstance(data, RecordRows):  # per-request records: their field names are in the first lines
+        lines = lines[:KEPT_ROWS]
     items, rules, title = judge_result(data, lines)
     return build_report(source, "result", title, items, rules, [])

@@ -17,7 +17,8 @@ from ..errors import InputFormatError, argument
 from ..files import read_user_file
 from .models import MAX_TEXT_CHARS, AuditRequest
 
-__all__ = ["FILE_KINDS", "MANIFEST_KEYS", "MAX_RESULT_FILE_BYTES", "parse_structured", "read_source"]
+__all__ = ["FILE_KINDS", "KEPT_ROWS", "MANIFEST_KEYS", "MAX_RESULT_FILE_BYTES", "RecordRows", "parse_structured",
+           "read_source"]
 
 
 MAX_RESULT_FILE_BYTES = 256 * 1024 * 1024
@@ -51,6 +52,17 @@ def read_source(request: AuditRequest) -> tuple[str, str, str]:
     return text, str(request.path), suffix
 
 
+KEPT_ROWS = 1000
+"""Records of a JSONL/CSV result file kept as objects: the audit reads the file's fields, not every request,
+so a 200 MB per-request file costs a count, not millions of dicts (the rest are validated and counted)."""
+
+
+class RecordRows(list):  # type: ignore[type-arg]
+    """The first ``KEPT_ROWS`` records of a result file, and ``total``, how many it holds."""
+
+    total: int = 0
+
+
 MANIFEST_KEYS = {"manifest_version", "stack", "workload", "state", "distributions", "speculative", "aggregation", "results", "comparison"}
 
 
@@ -67,17 +79,20 @@ def parse_structured(text: str, suffix: str) -> Any | None:
 def _parse_structured(text: str, suffix: str) -> Any | None:
     stripped = text.lstrip()
     if suffix == ".jsonl" or (stripped.startswith("{") and "\n{" in stripped.rstrip() and suffix not in (".json", ".yaml", ".yml")):
-        rows = []
+        rows = RecordRows()
         for n, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):  # not splitlines(): JSON strings may hold \u2028
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    if suffix == ".jsonl":
-                        raise InputFormatError(f"line {n}: not valid JSON ({exc.msg}); a .jsonl result file holds one JSON object per line") from None
-                    rows = None
-                    break
-        if rows is not None:
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                if suffix == ".jsonl":
+                    raise InputFormatError(f"line {n}: not valid JSON ({exc.msg}); a .jsonl result file holds one JSON object per line") from None
+                break  # not JSONL after all: read as one document below
+            rows.total += 1
+            if len(rows) < KEPT_ROWS:
+                rows.append(row)
+        else:
             return rows
     if stripped.startswith(("{", "[")) or suffix == ".json":
         try:
@@ -97,7 +112,10 @@ def _parse_structured(text: str, suffix: str) -> Any | None:
             raise InputFormatError(f"{where}not valid YAML ({getattr(exc, 'problem', exc)})") from None
         return data if isinstance(data, (dict, list)) else None
     if suffix == ".csv":
-        rows = list(csv.DictReader(io.StringIO(text)))
+        handle = io.StringIO(text)
+        reader = csv.DictReader(handle)
+        rows = RecordRows(row for _, row in zip(range(KEPT_ROWS), reader))
+        rows.total = len(rows) + sum(1 for _ in csv.reader(handle))  # the rest counted, not kept
         if not rows:
             raise InputFormatError("csv: no data rows under the header")
         return rows
