@@ -47,13 +47,63 @@ def latency_distributions(ctx) -> TextFinding:
                                     r"histogram|\bCDF\b|percentile-metrics|metric-percentiles")))
     lat_stats.pop("percentiles", None)
     if len(lat_stats) >= 2 or (per_req and lat_stats):
+        bare = _metrics_without_spread(ctx)
+        if bare:
+            return TextFinding("latency_distributions", "partial",
+                               f"percentiles are given for some latency metrics, but {', '.join(sorted(bare))} only as a single value",
+                               ctx.d.evidence(list(lat_stats.values()) + [h for m in sorted(bare) for h in bare[m][:1]]))
         return TextFinding("latency_distributions", "declared", "latency distribution statistics reported",
                            ctx.d.evidence(list(lat_stats.values()) + per_req))
     if lat_stats or other_stats or per_req:
         return TextFinding("latency_distributions", "partial",
                            "a single latency statistic (or only throughput spread) is reported, not a distribution",
                            ctx.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
+    figures = _latency_figures(ctx)
+    if figures:
+        return TextFinding("latency_distributions", "partial",
+                           f"latency is reported as one value per setup (line {ctx.d.ev(figures[0][0], figures[0][1].start())[0]}), "
+                           "with no percentiles or spread", ctx.d.evidence(figures))
     return missing_finding(ctx, "latency_distributions", "latency percentile or per-request record")
+
+
+_SINGLE_STREAM = icase(r"single[- ](?:stream|user|request|session|batch)|batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|bs\s*=?\s*1\b|"
+                       r"concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|user|prompt)\s+at\s+a\s+time")
+
+
+def _latency_figures(ctx) -> list:
+    """Latency figures of the measured runs: TTFT, TPOT, ITL, E2E, ms per token (tables included), and
+    single-stream decode rates (a one-user tok/s is a latency figure)."""
+    from .reading.mentions import figures
+
+    saved, ctx.d.default_scope = ctx.d.default_scope, "run"
+    try:
+        figs = figures(ctx)
+    finally:
+        ctx.d.default_scope = saved
+    found = [h for h in figs["lat"] + figs["tpot"] if re.search(r"\d", ctx.d.sentence(*h))]
+    if not found:
+        found = [h for h in figs["rate"] if _SINGLE_STREAM.search(ctx.d.sentence(*h)) or _SINGLE_STREAM.search(ctx.d.header(h[0]))]
+    return found[:3]
+
+
+def _metrics_without_spread(ctx) -> dict[str, list]:
+    """Latency metrics reported in tables only as a single statistic (mean or one value), while others
+    have percentiles: 'percentiles of only one of several latency metrics' is partial."""
+    from .reading.claims import LATENCY_METRICS
+    from .reading.document import Spot
+
+    stats: dict[str, set] = {}
+    where: dict[str, list] = {}
+    for claim in ctx.d.claims:
+        if claim.metric in LATENCY_METRICS and ctx.d.in_view(claim.block, claim.start, "run"):
+            name = {"decode_latency": "tpot", "prefill_latency": "ttft"}.get(claim.metric, claim.metric)
+            stats.setdefault(name, set()).add("p50" if claim.stat == "median" else claim.stat)
+            where.setdefault(name, []).append((claim.block, Spot(claim.start, claim.end, claim.label)))
+    spread = {m for m, s in stats.items() if any(x and x.startswith("p") for x in s) or len(s - {None}) >= 2}
+    if not spread:
+        return {}
+    # a metric given only as one unlabelled value or a mean, beside others with percentiles
+    return {m: where[m] for m, s in stats.items() if m not in spread and s <= {None, "mean"}}
 
 
 def _describe_rows(ctx):

@@ -42,6 +42,7 @@ class TextFinding:
     status: str
     why: str
     evidence: list[tuple[int, str]] = field(default_factory=list)
+    reason: str | None = None  # for an unclear rule: 'not_stated' (the text does not say) or 'ambiguous' (it can be read two ways)
 
 
 @dataclass

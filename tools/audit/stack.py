@@ -200,6 +200,13 @@ def hardware(ctx) -> TextFinding:
                      r"Mac\s+(?:Studio|Pro|mini|Book\s+\w+)\s+M[1-4]|\bM[1-4]\s+(?:Max|Ultra)\b|v\d[ep]?-\d+\b")
     declared = [(i, m) for _, _, i, m in counted] + list(ctx.d.hits(instance))
     declared += list(ctx.d.hits(icase(r"\b\d+\s*[x×]\s*(?:[A-Z][\w-]*\s+){1,3}(?:accelerators?|GPUs?|chips?|NPUs?)\b")))
+    # One accelerator named in the singular declares a count of one (LABELLING.md): "GPU: A6000", "A100 single GPU",
+    # "one GPU - RTX 5880", "on a 3090"; a plural or a bare "measured on H200" does not.
+    singular = icase(r"\b(?:GPU|accelerator|device|card)\s*[:：]\s*(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")\b(?![^\n,;]{0,30}?(?:\bx\s*\d|GPUs|cards|\d\s*[x×]))|"
+                     r"(?:" + GPU + r")[\w-]*\s+(?:\w+\s+)?single[- ](?:GPU|card)|\bsingle[- ](?:GPU|card)\s*[:(,-]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
+                     r"\bone\s+(?:GPU|card)\s*[-–:(]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
+                     r"\bon\s+(?:an?\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?[2345]0[5-9]0(?:\s?Ti)?\b(?!\s*(?:s\b|GPUs|cards))")
+    declared += list(ctx.d.hits(singular))
     skus = list(ctx.d.hits(GPU_RX))
     if not declared and skus:
         # A named SKU with a tensor-parallel degree ("H100 SXM GPUs ... with TP4") gives the count.

@@ -352,14 +352,15 @@ def _build(tool: str | None, args: list[tuple[str, int]], block: int, start: int
     return cmd
 
 
-def parse_commands(blocks: list[tuple[int, str]]) -> list[Command]:
-    """Every recognised command in ``blocks`` ((block index, text) of the code blocks, in document order)."""
+def parse_commands(blocks: list[tuple[int, str]], offsets: list[int] | None = None) -> list[Command]:
+    """Every recognised command in ``blocks`` ((block index, text) of code blocks or inline code, in document
+    order); ``offsets`` gives where each text starts in its block (0 for a whole code block)."""
     env: dict[str, tuple[str, int]] = {}
     out: list[Command] = []
-    for index, text in blocks:
+    for k, (index, text) in enumerate(blocks):
         if len(text) > 200_000:
             text = text[:200_000]
-        for words in _words(text, 0):
+        for words in _words(text, offsets[k] if offsets else 0):
             cmd = _command(words, index, env)
             if cmd is not None:
                 out.append(cmd)

@@ -25,6 +25,7 @@ __all__ = ["SENTENCE_REACH", "Document", "Spot"]
 # A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
 # with a colon and the next line continues in lower case without starting a "key: value" record.
 _MARKUP = re.compile(r"[*`]")
+_INLINE_CODE = re.compile(r"(?<!`)`([^`\n]{3,2000})`(?!`)")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
 _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
 # Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
@@ -151,7 +152,7 @@ class Document:
         self.w = writeup
         # Over-long runs are cut first, so that no pattern (scope, sentences, items) can backtrack over them.
         masked = [_cut_runs(_MARKUP.sub(" ", mask_block(b.text, b.kind))) for b in writeup.blocks]
-        self.scopes = classify_blocks(writeup.blocks, masked)
+        self.scopes = classify_blocks(writeup.blocks, masked, table_figures=any(c.metric for c in self.claims))
         """Scope of each block (reading.scope): only 'run' blocks declare anything."""
         for i, b in enumerate(writeup.blocks):
             if b.kind in ("paragraph", "list_item", "quote"):
@@ -196,7 +197,12 @@ class Document:
     @functools.cached_property
     def commands(self) -> list[Command]:
         """Every recognised command line in the code blocks (reading.commands), in document order."""
-        return parse_commands([(i, b.text) for i, b in enumerate(self.w.blocks) if b.kind == "code"])
+        units = [(i, b.text, 0) for i, b in enumerate(self.w.blocks) if b.kind == "code"]
+        # a command quoted inline in prose ("Run command: `./llama-cli -m model.gguf -n 1000`")
+        units += [(i, m.group(1), m.start(1)) for i, b in enumerate(self.w.blocks) if b.kind in ("paragraph", "list_item", "table")
+                  for m in _INLINE_CODE.finditer(b.text) if len(m.group(1)) > 12 and " -" in m.group(1)]
+        units.sort(key=lambda u: (u[0], u[2]))
+        return parse_commands([(i, text) for i, text, _ in units], offsets=[off for _, _, off in units])
 
     def flags(self, item: str, *, roles: tuple[str, ...] | None = None, scope: str = "run") -> list[tuple[Command, Flag]]:
         """The resolved flags that state ``item`` in commands of the given roles (server, client, offline)."""

@@ -33,22 +33,27 @@ RUN_SCOPES = frozenset({"run"})
 CONTEXT_SCOPES = frozenset({"howto", "background", "advice", "future", "links"})
 
 _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
-    ("future", re.compile(r"future\s+work|next\s+steps?|road\s?map|what'?s\s+next|coming\s+soon|\bTODO\b|(?:future|our)\s+plans?\b|upcoming|outlook", re.I)),
+    ("future", re.compile(r"future\s+work|next\s+steps?|road\s?map|what'?s\s+next|coming\s+soon|\bTODO\b|(?:future|our)\s+plans?\b|upcoming|outlook|"
+                          r"未来|计划|路线图|今後|ロードマップ", re.I)),
     ("links", re.compile(r"^\W*(?:references?|citations?|cite|bibliography|acknowledge?ments?|thanks|credits|resources|further\s+reading|"
-                         r"related\s+links|links|license|contribut\w*|contact|third[- ]party\s+\w+|community|ecosystem|about\s+(?:us|the\s+authors?))\W*$", re.I)),
+                         r"related\s+links|links|license|contribut\w*|contact|third[- ]party\s+\w+|community|ecosystem|about\s+(?:us|the\s+authors?)|"
+                         r"引用|致谢|参考(?:文献|资料)?|许可\w*|开源协议|ライセンス|謝辞|参考文献|引用)\W*$", re.I)),
     ("advice", re.compile(r"recommend\w*|best\s+practices?|\btips?\b|tuning\s+guide|\bFAQ\b|troubleshoot\w*|pitfalls|"
                           r"lessons|guidelines?|when\s+to\s+use|how\s+to\s+choose|dos\s+and\s+don", re.I)),
     ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
                          r"prerequisites?|requirements|build\s+from\s+source|\bdemo\b|try\s+it|tutorial|\bAPI\b|sample\s+code|"
-                         r"code\s+examples?|^\W*examples?\W*$|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally", re.I)),
+                         r"code\s+examples?|^\W*examples?\W*$|usage\s+examples?|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally|"
+                         r"使用|用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|使用方法", re.I)),
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
-                              r"updates|supported\s+\w+|features?\b|what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
+                              r"updates|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
+                              r"what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
                               r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?", re.I)),
 ]
 # A heading that names the measured runs overrides a context word in it ("Benchmark setup", "How we ran it").
 _RUN_HEADING = re.compile(r"\b(?:benchmark\w*|results?|performance|evaluation|experiment\w*|methodology|setup|set-up|configuration|"
                           r"environment|hardware|reproduc\w*|appendix|throughput|latency|measure\w*|numbers|findings|"
-                          r"how\s+we\s+(?:ran|tested|measured|benchmarked)|comparison|speed|test(?:ing|s)?)\b", re.I)
+                          r"how\s+we\s+(?:ran|tested|measured|benchmarked)|comparison|speed|test(?:ing|s)?)\b|"
+                          r"性能|测试|评测|基准|结果|实验|测评|压测|ベンチマーク|性能評価|結果|実験|評価", re.I)
 
 # Lines that only install, fetch or move around: nothing here is the measured configuration.
 _INSTALL_LINE = re.compile(r"^\s*(?:[$>#]\s*)?(?:sudo\s+)?(?:pip3?|uv\s+pip|uv|conda|mamba|apt(?:-get)?|brew|yum|npm|git|wget|curl\s+-[LOsS]+\b|"
@@ -130,16 +135,17 @@ _INSTRUCTIONS = re.compile(r"^\W*(?:please|first|then|next|now|to\s+\w+\b[^.\n]{
                            r"\b(?:please|simply)\s+(?:run|install|execute|refer|use|download)\b", re.I | re.M)
 
 
-def _instructions_only(blocks: list[Block], texts: list[str]) -> bool:
+def _instructions_only(blocks: list[Block], texts: list[str], table_figures: bool) -> bool:
     """A document that measures nothing and tells the reader what to run: a how-to, not a write-up."""
-    if has_measured_run(blocks, texts):
+    if table_figures or has_measured_run(blocks, texts):
         return False
     return any(b.kind == "code" for b in blocks) and any(_INSTRUCTIONS.search(t) for b, t in zip(blocks, texts) if b.kind != "code")
 
 
-def classify_blocks(blocks: list[Block], texts: list[str]) -> list[str]:
-    """A scope per block (see the module docstring); ``texts`` are the blocks' masked texts."""
-    if _instructions_only(blocks, texts):
+def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool = False) -> list[str]:
+    """A scope per block (see the module docstring); ``texts`` are the blocks' masked texts; ``table_figures``
+    says whether a table reports figures under a metric header (reading.claims)."""
+    if _instructions_only(blocks, texts, table_figures):
         return ["howto" if b.kind == "code" else "background" for b in blocks]
     scopes: list[str] = []
     stack: list[tuple[int, str]] = []  # (heading level, scope) of the open headings

@@ -38,7 +38,13 @@ def cache_hit_labeling(ctx) -> TextFinding:
                            ctx.d.evidence([lab]))
     body_speed = [h for h in enabled if speed.search(ctx.d.sentence(*h))]
     if body_speed:
-        return TextFinding("cache_hit_labeling", "violation", "a speed-up from cache reuse is reported without a hit rate or warm-cache label",
-                           ctx.d.evidence(body_speed))
+        # the sentence itself credits the gain to the cache: labelled as a cache effect, but not measured as one
+        return TextFinding("cache_hit_labeling", "unclear",
+                           f"the speed-up on line {ctx.d.ev(*_at(body_speed[0]))[0]} is credited to cache reuse, but no hit rate or "
+                           "warm/cold state says how much of the measured load hit the cache", ctx.d.evidence(body_speed))
     return TextFinding("cache_hit_labeling", "unclear", "prefix caching is on but results are not labelled cold or warm",
                        ctx.d.evidence(enabled))
+
+
+def _at(hit) -> tuple[int, int]:
+    return hit[0], hit[1].start()

@@ -21,7 +21,7 @@ def steady_decode(ctx) -> TextFinding:
     if not rates:
         return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
     spans = [s for s in token_spans(ctx) if s["kind"] == "output"]
-    flag = icase(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len|(?<![\w-])-n)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
+    flag = icase(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
                  r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)" + IS + r"(\d+)")
     fixed, caps, done = [], [], []
     requests = request_number(ctx)
@@ -44,20 +44,30 @@ def steady_decode(ctx) -> TextFinding:
         fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
     pool = done or fixed
     if pool:
+        # LABELLING.md: <= 32 tokens cannot show steady decode; 33-63 is ambiguous; >= 64 is enough. When the stated
+        # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
         low = min(pool, key=lambda x: x[0])
-        if low[0] < 64:
+        high = max(pool, key=lambda x: x[0])
+        where = f"line {ctx.d.ev(*_at(rates[0]))[0]}" if rates else "the decode-rate figures"
+        if high[0] <= 32:
             return TextFinding("steady_decode", "violation",
-                               f"decode-rate figures rest on {int(low[0])}-token outputs, too short for steady decode",
+                               f"the decode-rate figure on {where} rests on {int(low[0])}-token outputs (line "
+                               f"{ctx.d.ev(*_at(low[1]))[0]}): too few intervals for steady decode",
                                ctx.d.evidence([low[1]] + rates[:1]))
-        if low[0] >= 128:
-            return TextFinding("steady_decode", "ok", f"outputs of at least {int(low[0])} tokens back the decode-rate figures",
-                               ctx.d.evidence([low[1]]))
-        return TextFinding("steady_decode", "unclear", f"{int(low[0])}-token outputs are borderline for steady decode",
-                           ctx.d.evidence([low[1]]))
-    if caps and min(caps)[0] < 64:
+        if low[0] >= 64:
+            return TextFinding("steady_decode", "ok", f"outputs of at least {int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}) "
+                               "back the decode-rate figures", ctx.d.evidence([low[1]]))
+        return TextFinding("steady_decode", "unclear",
+                           f"{int(low[0])}-token outputs (line {ctx.d.ev(*_at(low[1]))[0]}) are borderline or only some rows for steady decode",
+                           ctx.d.evidence([low[1]]), reason="ambiguous")
+    if caps and max(caps)[0] <= 32:
         low = min(caps, key=lambda x: x[0])
-        return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens, too short for steady decode",
-                           ctx.d.evidence([low[1]]))
+        return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}), "
+                           "too short for steady decode", ctx.d.evidence([low[1]]))
     return TextFinding("steady_decode", "unclear",
                        "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
                        ctx.d.evidence(rates[:2]))
+
+
+def _at(hit) -> tuple[int, int]:
+    return hit[0], hit[1].start()

@@ -30,11 +30,11 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                  r"requests?\s+per\s+second|times|(?:concurrent\s+)?users)|[a-z]+\s+times)|"
                  r"(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS|memory|FLOP\w*|bandwidth|compute|TFLOP\w*))")
     theory = icase(r"\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|\bpeak\s+(?:FLOP\w*|TFLOP\w*|bandwidth|compute)|"
-                   r"memory[- ]bound|bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
+                   r"bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\d[\d,.]*\s*[GT]B/s\s*/\s*\d[\d,.]*\s*[GMT]B\b|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
                    # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
                    r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)|"
                    # a measurement scaled by a hardware ratio is a projection ("scale the throughput by the bandwidth ratio")
-                   r"\bscal(?:e|ed|ing)\s+(?:the\s+|our\s+)?[\w-]+\s+by\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:bandwidth|FLOPS?|compute|memory|ratio)\b|\bextrapolat\w*")
+                   r"\bscal(?:e|ed|ing)\s+(?:the\s+|our\s+)?[\w-]+\s+by\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:bandwidth|FLOPS?|compute|memory|ratio)\b")
     labelled = icase(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                      r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
     claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|gets?\s+you|lands?\s+(?:at|around|near)|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
@@ -48,13 +48,11 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     live = lambda i, m: not negated(ctx.d.plains[i], m.start())
     # "the theoretical maximum of 200 GB/s", "on paper": a figure the text itself calls theoretical is labelled.
     self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible", re.I)
-    theories = [(i, m) for i, m in ctx.d.hits(theory, prose) if live(i, m) and not self_labelled.match(m.group(0))]
+    theories = [(i, m) for i, m in ctx.d.hits(theory, prose + ("code",)) if live(i, m) and not self_labelled.match(m.group(0))]
     maxima = [(i, m) for i, m in ctx.d.hits(upto, prose) if live(i, m)
               and not (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured))]
     # An "up to Nx" above every measured ratio in the tables inflates the measurements: treat it as a peak claim.
     inflated = [(i, m) for i, m in maxima if ratios and _ratio(m.group(0)) is not None and _ratio(m.group(0)) > max(ratios) * 1.05]
-    if not _shows_measurements(ctx):
-        inflated = maxima  # nothing measured is shown: the best case stands alone as the claim
     peaks = theories + inflated
     if capacity.status == "violation":
         return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
@@ -77,10 +75,10 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                                ctx.d.evidence(peaks[:2] + [ctx.d.first(claim, prose)]))
         return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
                            ctx.d.evidence(peaks[:2]))
-    if maxima:
+    if maxima and _setup_unstated(ctx):
         return TextFinding("evidence_class", "unclear",
-                           f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case; the text does not "
-                           "show which measured run it comes from", ctx.d.evidence(maxima[:2]))
+                           f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case with no setup given: "
+                           "a measured maximum or a general promise cannot be told apart", ctx.d.evidence(maxima[:2]), reason="ambiguous")
     return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
                        ctx.d.evidence((f["lat"] + f["rate"])[:1]))
 
@@ -104,6 +102,13 @@ def _shows_measurements(ctx) -> bool:
         if _MEASURED_DATA.search(text):
             return True
     return False
+
+
+def _setup_unstated(ctx) -> bool:
+    """Neither the model nor the hardware of the measured runs is stated."""
+    from ..stack import hardware, model_artifact
+
+    return hardware(ctx).status == "missing" or model_artifact(ctx).status == "missing"
 
 
 def _at(hit) -> tuple[int, int]:

@@ -22,7 +22,11 @@ def observation_point(ctx) -> TextFinding:
                r"\bclient\s+(?:runs?|ran|is|was|sits?)\s+(?:on|in|from)\b|"
                r"latenc\w+\s+(?:\w+\s+){0,2}?(?:include|exclude)s?\s+(?:\w+\s+){0,2}?(?:network|queu\w+|transport|gateway)|"
                r"client[- ]side|server[- ]side|at\s+the\s+(?:benchmark\s+)?client|from\s+the\s+client|client[- ]observed|observation\s+point|"
-               r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process")
+               r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process|"
+               # a named client script or driver that sends the requests is a client-side load script (LABELLING.md)
+               r"\b[\w-]*(?:bench|client|load|stress|driver|request|perf)[\w-]*\.py\b|\bbenchmark\s+(?:driver|script|client|harness)\b|"
+               r"\b(?:simulated\s+)?(?:clients?|users?)\s+(?:\w+\s+)?(?:send|sent|sends|sending|issue[sd]?|submit(?:ted|s)?)\s+(?:\w+\s+)?requests\b|"
+               r"\bsimulated\s+(?:clients|users)\b")
     hit = ctx.d.first(rx) or tool_named(ctx)
     if hit:
         return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
@@ -52,7 +56,9 @@ def tpot_definition(ctx) -> TextFinding:
     good = icase(r"(?:E2E\w*|end[- ]to[- ]end(?:\s+latency)?|latency)\s*[-−–]\s*TTFT\s*\)?\s*/|first\s+token\s+(?:is\s+|was\s+)?(?:excluded|included)|"
                  r"(?:excluding|excl\.?|including|incl\.?)\s+(?:the\s+)?(?:1st|first)\s+token|\b[Nn]\s*[-−]\s*1\b|tokens?\s*[-−]\s*1\b|"
                  r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
-    g = ctx.d.first(good) or ctx.d.first(icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving"))
+    # the measuring tools whose TPOT (or per-token latency) definition is fixed by their own code
+    g = ctx.d.first(good) or ctx.d.first(icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
+                                               r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench"))
     if g:
         return TextFinding("tpot_definition", "ok", "TPOT denominator / first-token treatment stated or fixed by the named client",
                            ctx.d.evidence([g]))
