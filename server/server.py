@@ -144,8 +144,8 @@ ANALYZE_SWEEP_DESCRIPTION = (
 
 AUDIT_BENCHMARK_DESCRIPTION = (
     "Audit an LLM benchmark write-up (markdown or plain text, inline or a path), a BenchmarkManifest (JSON/YAML; "
-    "schema: `llm-inference-fundamentals audit --manifest-schema`) or a result file (vllm bench serve JSON, "
-    "JSONL/CSV records; their recorded config counts) against the benchmark contract "
+    "schema: `llm-inference-fundamentals audit --manifest-schema`) or a result file (read as compute_metrics reads it; "
+    "definitions from its format) against the benchmark contract "
     "(references/benchmarking.md#the-benchmark-contract). Returns one finding per contract item (stack, workload, "
     "state, distributions, speculative, aggregation) as declared | partial | missing | not_applicable, and per metric "
     "rule (references/benchmarking.md#metric-rules: observation point, TPOT = (E2E - TTFT)/(n - 1) with the first "

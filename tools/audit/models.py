@@ -138,7 +138,7 @@ class AuditReport(BaseModel):
                 group = f.group
                 out.append(f"\n{group}")
             where = f" (l. {', '.join(str(e.line) for e in f.evidence[:3])})" if f.evidence else ""
-            why = f.why if f.status != "missing" else "not found"
+            why = f.why if f.status != "missing" or self.format == "result" else "not found"
             out.append(f"  {mark[f.status]} {f.id:<24} {f.status:<14} {why}{where}")
         out.append("\nmetric rules")
         for r in self.rules:

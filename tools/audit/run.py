@@ -14,7 +14,7 @@ from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFind
 from .reading.blocks import parse_writeup
 from .reading.masks import fill_in_fields, mask_block
 from .report import build_report
-from .results import judge_result, looks_like_result
+from .results import judge_result
 from .source import KEPT_ROWS, MANIFEST_KEYS, RecordRows, parse_structured, read_source
 from .structured import judge_manifest
 from .writeup import judge_writeup
@@ -84,11 +84,8 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         return build_report(source, "manifest", manifest.title, items, rules, incons)
     if not isinstance(data, (dict, list)) or not data:
         raise InputFormatError("result: expected a JSON object, a JSON array or JSONL/CSV records")
-    if request.path is not None and request.format == "auto" and not looks_like_result(data):
-        raise InputFormatError(f"{argument('path')}: {request.path!r} is JSON/YAML/CSV with none of the fields a "
-                               "benchmark manifest or result file holds; the audit reads write-ups, manifests and "
-                               "result files")
     if isinstance(data, RecordRows):  # per-request records: their field names are in the first lines
         lines = lines[:KEPT_ROWS]
-    items, rules, title = judge_result(data, lines)
+    # read through tools/metrics (the reader compute_metrics uses), so both tools count the same requests
+    items, rules, title = judge_result(text, data, lines, path=request.path, suffix=suffix)
     return build_report(source, "result", title, items, rules, [])

@@ -98,6 +98,9 @@ def _parse_structured(text: str, suffix: str) -> Any | None:
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
+            rows = _json_lines(text) if exc.msg == "Extra data" else None
+            if rows is not None:  # `vllm bench serve --append-result` appends one run per line to its .json file
+                return rows
             if suffix == ".json":
                 raise InputFormatError(f"line {exc.lineno}: not valid JSON ({exc.msg})") from None
             return None
@@ -120,3 +123,18 @@ def _parse_structured(text: str, suffix: str) -> Any | None:
             raise InputFormatError("csv: no data rows under the header")
         return rows
     return None
+
+
+def _json_lines(text: str) -> list[Any] | None:
+    """One JSON object per non-blank line, or None when a line is not one."""
+    rows = []
+    for line in re.split(r"\r\n|\r|\n", text):
+        if line.strip():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                return None
+            if not isinstance(row, dict):
+                return None
+            rows.append(row)
+    return rows

@@ -15,14 +15,14 @@ from ...errors import FundamentalsError, InputFormatError, argument
 from ...files import read_user_file
 from ..records import Trace
 from ..source import InputSource, loads, safe_name
-from .aiperf import SUMMARY_NAME, is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary, summary_load
+from .aiperf import SUMMARY_NAME, is_aiperf_record, is_metric_summary, read_aiperf_records, read_metric_summary, record_phase, summary_load
 from .generic import looks_like_record, read_csv, read_record_lines, read_records
 from .genai_perf import is_genai_perf, read_genai_perf
 from .guidellm import is_guidellm, read_guidellm
 from .sglang import is_sglang_run, read_sglang_run
 from .vllm import is_vllm_run, read_vllm_run
 
-__all__ = ["FORMATS", "InputFormat", "detect_format", "load_trace"]
+__all__ = ["FORMATS", "InputFormat", "detect_format", "is_warmup_record", "load_trace"]
 
 InputFormat = Literal[
     "auto",
@@ -74,6 +74,16 @@ def detect_format(obj: Any) -> str:
     raise InputFormatError(
         f"cannot tell which tool wrote this input (top-level keys: {keys}); set format to one of: {', '.join(FORMATS)}"
     )
+
+
+def is_warmup_record(obj: Any) -> bool:
+    """True for a per-request record the readers drop as warm-up: an aiperf record in phase 'warmup', or a
+    generic record (or CSV row) with ``phase`` 'warmup'. Other tools' files hold no warm-up records."""
+    if not isinstance(obj, dict):
+        return False
+    if is_aiperf_record(obj):
+        return record_phase(obj) == "warmup"
+    return obj.get("phase") == "warmup"
 
 
 def _json_lines(source: InputSource) -> Iterator[tuple[int, Any]]:

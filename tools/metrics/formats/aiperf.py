@@ -24,6 +24,7 @@ __all__ = [
     "is_metric_summary",
     "read_aiperf_records",
     "read_metric_summary",
+    "record_phase",
     "summary_load",
 ]
 
@@ -56,6 +57,13 @@ def is_metric_summary(obj: dict[str, Any]) -> bool:
         return True
     ttft = obj.get("time_to_first_token")
     return isinstance(ttft, dict) and "unit" in ttft and ("avg" in ttft or "p50" in ttft)
+
+
+def record_phase(obj: dict[str, Any]) -> Any:
+    """The phase of one profile_export.jsonl record ('warmup', 'profiling'): metadata.benchmark_phase (0.13),
+    phase_kind, or credit_phase (aiperf <= 0.2)."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return meta.get("benchmark_phase") or meta.get("phase_kind") or meta.get("credit_phase")
 
 
 def _metric(metrics: dict[str, Any], tag: str, where: str) -> Any:
@@ -94,8 +102,7 @@ def read_aiperf_records(lines: Iterator[tuple[int, dict[str, Any]]], *, label: s
         where = f"{label}: line {number}"
         meta = mapping(obj.get("metadata"), f"{where}: metadata")
         metrics = mapping(obj.get("metrics") or {}, f"{where}: metrics")
-        phase = meta.get("benchmark_phase") or meta.get("phase_kind") or meta.get("credit_phase")  # credit_phase: aiperf <= 0.2
-        if phase == "warmup":
+        if record_phase(obj) == "warmup":
             builder.warmup_dropped += 1
             continue
         start_ns = optional_number(meta, "request_start_ns", f"{where}: metadata")
