@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .reading.cells import cell_hits, label, phrases
 from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
 from .reading.vocabulary import vague
 from .findings import TextFinding, run_setting, status_of
@@ -34,6 +35,8 @@ def token_spans(ctx):
     spans = []
     for i, m in ctx.d.hits(rx):
         text = ctx.d.plains[i]
+        if "\n" in m.group(0) and ctx.d.w.blocks[i].kind not in ("paragraph", "list_item", "quote"):
+            continue  # a figure ending one line of a printout and the label starting the next are unrelated
         a, b = ctx.d.bounds(i, m.start(), m.end())
         label = (m.group(3) or "") + " " + (m.group(4) or "")
         before = text[max(a, m.start() - 45):m.start()]
@@ -86,6 +89,8 @@ def prompt_length(ctx) -> TextFinding:
     spans = [s for s in token_spans(ctx) if s["kind"] == "prompt" and not s.get("capacity")]
     declared = list(ctx.d.hits(flags)) + [s["hit"] for s in spans if not (s["vague"] or s["cap"])]
     declared += ctx.d.flag_hits("prompt_length", when=numeric)
+    declared += cell_hits(ctx, label("prompt_length"))  # an input-length column or row of the results
+    declared += list(ctx.d.hits(phrases("prompt_length")))
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "prompt_tokens") is not None)
     lengths = icase(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
     declared += [h for h in ctx.d.hits(lengths) if not capacity_sentence(ctx, ctx.d.sentence(*h))]
@@ -108,6 +113,11 @@ def output_length_requested(ctx) -> TextFinding:
                    r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")
     declared = list(ctx.d.hits(flags)) + list(ctx.d.hits(capped)) + [s["hit"] for s in spans if not s["vague"]]
     declared += ctx.d.flag_hits("output_length_requested", when=numeric)
+    # An output-length column states what was asked for (LABELLING.md, batch-3 clarifications), unless its
+    # label says the lengths were measured (a mean, the generated tokens): that is the completed length.
+    completed_cells = {(i, m.start()) for i, m in _completed_cells(ctx)}
+    declared += [h for h in cell_hits(ctx, label("output_length_requested")) if (h[0], h[1].start()) not in completed_cells]
+    declared += list(ctx.d.hits(phrases("output_length_requested")))
     declared += ctx.d.flag_hits("extra_inputs", when=lambda v: extra_value(v, "max_tokens") is not None)
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "output_tokens") is not None)
     partial = [s["hit"] for s in spans if s["vague"]]
@@ -122,12 +132,25 @@ def output_length_requested(ctx) -> TextFinding:
                      "requested output length vague")
 
 
+_STAT = re.compile(r"\b(?:mean|avg|average|median|p\d{2}(?:\.\d+)?|min|max)\b|平均|中位", re.I)
+
+
+def _completed_cells(ctx):
+    """Table cells of measured output lengths: labelled so ('Mean Output Length'), or an output-length
+    row or column crossed with a statistic ('Output Sequence Length' under 'avg')."""
+    if "completed_cells" not in ctx.cache:
+        ctx.cache["completed_cells"] = cell_hits(ctx, label("output_length_completed")) + \
+            cell_hits(ctx, label("output_length_requested"), cross=_STAT)
+    return ctx.cache["completed_cells"]
+
+
 def output_length_completed(ctx) -> TextFinding:
     spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "completed"]
     extra = icase(r"output_lens|completion_tokens\s*[:=]\s*\d|"
                   r"(?:every|each|all)\s+(?:req(?:uest)?s?|completions?|outputs?|responses?)\s+(?:is|are|was|were|completed|completes|"
                   r"generated|produced|had|has)\s+(?:exactly\s+)?\d")
     declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
+    declared += _completed_cells(ctx)  # a column (or row) of measured output lengths
     partial = [s["hit"] for s in spans if s["vague"]]
     forced = list(ctx.d.hits(EOS_IGNORED)) + ctx.d.flag_hits("ignore_eos")
     forced += ctx.d.flag_hits("extra_inputs", when=lambda v: (extra_value(v, "ignore_eos") or "").lower() in ("true", "1"))
@@ -180,7 +203,7 @@ def request_number(ctx) -> int | None:
 
 
 def request_count(ctx) -> TextFinding:
-    declared = _request_hits(ctx)
+    declared = _request_hits(ctx) + cell_hits(ctx, label("request_count")) + list(ctx.d.hits(phrases("request_count")))
     partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
     return status_of(ctx, "request_count", declared, partial, "number of requests",
                      "request count stated", "request count vague")
@@ -217,6 +240,7 @@ def concurrency(ctx) -> TextFinding:
             mm = re.search(r"concurrency|batch\s*size|\busers\b|\bQPS\b|request\s+rate", header, re.I)
             if mm:
                 declared.append((i, mm))
+    declared += cell_hits(ctx, label("concurrency")) + list(ctx.d.hits(phrases("concurrency")))
     partial = hedged + list(ctx.d.hits(icase(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
     declared += ctx.d.flag_hits("concurrency", when=lambda v: numeric(v) or v.lower() in ("sweep", "synchronous", "throughput", "concurrent", "constant", "poisson"))
     return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",

@@ -1,38 +1,44 @@
-"""Tables as data: each cell with the header, row label, caption and heading that say what it holds.
+"""Tables as data: every cell with the header, row label, caption and headings that say what it holds.
 
 A number in a table means little on its own: "31.98" is a median TTFT in milliseconds because the
-column header says "Median TTFT", the section heading says "Llama 3.1 8B Instruct 1 x A100" and
-the page is about online serving. ``read_tables`` gives, for every markdown table of a document,
-its header cells, its rows of cells (with offsets into the block), its caption (a short paragraph
-right before it, or a "Table ..." line right after) and its heading, plus a glossary of the
-abbreviations defined just above it ("`FTL`: First Token Latency", "`tp`: the number of GPU cards").
-``cell_meaning`` joins those into the text a reader would use to interpret one cell.
+column header says "Median TTFT (ms)", the heading above says "Llama 3.1 8B Instruct on 1x A100"
+and the caption says the runs were online serving. ``read_tables`` finds every table of a write-up
+and gives its header cells, its rows of cells (each with its offset in the block and its source
+line), its caption (a short paragraph right before it, or a "Table ..." line after it), the chain
+of headings above it, and a glossary of the abbreviations defined just above it ("`FTL`: first token
+latency").
+
+Table forms read:
+
+- markdown pipe tables (markdown-it ``table`` blocks, and pipe tables printed inside code blocks, as
+  ``llama-bench`` prints them);
+- HTML tables (``<tr>``/``<td>``/``<th>``, with ``rowspan`` and ``colspan`` spread over the grid,
+  ``<caption>``, several header rows joined per column);
+- reStructuredText grid tables (``+----+`` borders, ``+====+`` under the header) and simple tables
+  (``=====  =====`` rules), found in the source lines whatever block the markdown parse made of them.
+
+``cell_meaning`` joins the labels a reader uses to interpret one cell; ``labelled_cells`` finds the
+cells whose column header or row label names a setting or metric.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .blocks import Block
+from .tableforms import Cell, box_tables, clean, code_pipe_tables, grid_table, html_table, line_offsets, pipe_table, rst_tables, simple_table
 
-__all__ = ["Cell", "Table", "cell_meaning", "read_tables"]
+__all__ = ["Cell", "Table", "cell_meaning", "heading_chains", "labelled_cells", "read_tables"]
 
 _DEFINITION = re.compile(r"^\W{0,4}`?([\w%()./ +-]{1,32}?)`?\s*(?:[:：=]|\s[-–—]\s)\s*(.{3,200})$")
-_CAPTION = re.compile(r"^\s*(?:\*\*)?(?:table|figure|fig\.|表|图)\s*\d*", re.I)
-
-
-@dataclass
-class Cell:
-    """One table cell: its text (markup removed) and its offset in the block's text."""
-
-    text: str
-    start: int
+_CAPTION = re.compile(r"^\s*(?:\*\*)?(?:table|figure|fig\.|tab\.|表|图|図)\s*\d*", re.I)
 
 
 @dataclass
 class Table:
-    """A markdown table read as data."""
+    """A table read as data: header cells, rows of cells, and what stands around it."""
 
     block: int
     header: list[Cell]
@@ -40,29 +46,39 @@ class Table:
     caption: str = ""
     heading: str = ""
     glossary: dict[str, str] = field(default_factory=dict)
+    headings: list[str] = field(default_factory=list)
+    kind: str = "pipe"
 
     def column(self, col: int) -> list[Cell]:
+        """The body cells of column ``col``."""
         return [r[col] for r in self.rows if col < len(r)]
 
+    def label(self, row: int) -> str:
+        """The row label (first cell) of body row ``row``."""
+        cells = self.rows[row]
+        return cells[0].text if cells else ""
 
-def _cells(line: str, offset: int) -> list[Cell]:
-    """Cells of one table line (split at unescaped bars)."""
-    cells, start = [], 0
-    body = line
-    lead = len(body) - len(body.lstrip())
-    k = lead
-    if body[k:k + 1] == "|":
-        k += 1
-    start = k
-    while k <= len(body):
-        if k == len(body) or (body[k] == "|" and (k == 0 or body[k - 1] != "\\")):
-            raw = body[start:k]
-            if not (k == len(body) and not raw.strip()):
-                text = re.sub(r"[*`]|\\(?=\|)", "", raw).strip()
-                cells.append(Cell(text, offset + start + (len(raw) - len(raw.lstrip()))))
-            start = k + 1
-        k += 1
-    return cells
+    @property
+    def context(self) -> str:
+        """Caption and headings above the table, nearest last."""
+        return " ".join([*self.headings, self.caption]).strip()
+
+
+# ------------------------------------------------------------------ context
+def heading_chains(blocks: list[Block]) -> list[list[str]]:
+    """For each block, the headings it sits under, outermost first (one pass over the document)."""
+    out: list[list[str]] = []
+    stack: list[tuple[int, str]] = []
+    for b in blocks:
+        if b.kind == "heading":
+            while stack and stack[-1][0] >= b.level:
+                stack.pop()
+            out.append([t for _, t in stack])
+            title = " ".join(x for x in b.text.split("\n") if x.strip(" =-"))  # a setext underline is no text
+            stack.append((b.level, clean(title.strip().strip("#"))))
+        else:
+            out.append([t for _, t in stack])
+    return out
 
 
 def _glossary(blocks: list[Block], index: int) -> dict[str, str]:
@@ -73,41 +89,90 @@ def _glossary(blocks: list[Block], index: int) -> dict[str, str]:
         b = blocks[k]
         if b.section != section or b.kind in ("heading", "table"):
             break
-        for line in b.text.split("\n"):
+        for line in b.text.split("\n")[:50]:
             m = _DEFINITION.match(re.sub(r"[*_`]", "", line).strip())
             if m:
                 out.setdefault(m.group(1).strip().lower(), m.group(2).strip())
     return out
 
 
-def read_tables(blocks: list[Block]) -> list[Table]:
-    """Every markdown table of the document as data."""
-    out = []
+def _caption(blocks: list[Block], i: int, texts: list[str]) -> str:
+    caption = ""
+    b = blocks[i]
+    if i > 0 and blocks[i - 1].kind == "paragraph" and blocks[i - 1].section == b.section:
+        prev = clean(texts[i - 1])
+        if len(prev) < 300 and (prev.endswith((":", "：")) or _CAPTION.match(prev) or len(prev) < 120):
+            caption = prev
+    if i + 1 < len(blocks) and blocks[i + 1].kind == "paragraph" and _CAPTION.match(texts[i + 1]):
+        caption = (caption + " " + clean(texts[i + 1])).strip()
+    return caption[:300]
+
+
+def _block_of_line(blocks: list[Block], line: int, hint: int) -> int | None:
+    for k in range(max(0, hint), len(blocks)):
+        if blocks[k].first_line <= line <= blocks[k].last_line:
+            return k
+        if blocks[k].first_line > line:
+            return None
+    return None
+
+
+def read_tables(blocks: list[Block], texts: list[str] | None = None, lines: list[str] | None = None) -> list[Table]:
+    """Every table of the document as data, in document order.
+
+    ``texts`` are the blocks' texts to read the cells from (default: the raw text; the audit passes
+    the masked copies, same offsets, so comments, link targets and placeholders are not read as
+    values); ``lines`` are the source lines, where reStructuredText tables are looked for.
+    """
+    texts = texts if texts is not None else [b.text for b in blocks]
+    chains = heading_chains(blocks)
+    out: list[Table] = []
+
+    def add(i: int, header: list[Cell], rows: list[list[Cell]], kind: str, caption: str = "") -> None:
+        if not rows and not header:
+            return
+        b = blocks[i]
+        heads = chains[i]
+        out.append(Table(block=i, header=header, rows=rows, caption=(caption or _caption(blocks, i, texts))[:300],
+                         heading=heads[-1][:200] if heads else "", glossary=_glossary(blocks, i),
+                         headings=[h[:200] for h in heads], kind=kind))
+
     for i, b in enumerate(blocks):
-        if b.kind != "table":
-            continue
-        lines = b.text.split("\n")
-        offsets, pos = [], 0
-        for line in lines:
-            offsets.append(pos)
-            pos += len(line) + 1
-        if len(lines) < 2:
-            continue
-        header = _cells(lines[0], offsets[0])
-        rows = [_cells(line, off) for line, off in zip(lines[2:], offsets[2:]) if line.strip()]
-        caption = ""
-        if i > 0 and blocks[i - 1].kind == "paragraph" and blocks[i - 1].section == b.section:
-            prev = re.sub(r"[*`]", "", blocks[i - 1].text).strip()
-            if len(prev) < 300 and (prev.endswith(":") or _CAPTION.match(prev) or len(prev) < 120):
-                caption = prev
-        if i + 1 < len(blocks) and blocks[i + 1].kind == "paragraph" and _CAPTION.match(blocks[i + 1].text):
-            caption = (caption + " " + re.sub(r"[*`]", "", blocks[i + 1].text).strip()).strip()
-        heading = "" if b.section == "(top)" else b.section
-        out.append(Table(block=i, header=header, rows=rows, caption=caption[:300], heading=heading[:200],
-                         glossary=_glossary(blocks, i)))
+        text = texts[i]
+        if b.kind == "table":
+            split = text.split("\n")
+            found = pipe_table(split, line_offsets(split), b.first_line)
+            if found:
+                add(i, found[0], found[1], "pipe")
+        elif b.kind == "html" and re.search(r"<t[dh]\b", text, re.I):
+            found_html = html_table(text, b.first_line)
+            if found_html:
+                add(i, found_html[0], found_html[1], "html", found_html[2])
+        elif b.kind == "code":
+            if "|" in text and "-" in text:
+                for header, rows, _ in code_pipe_tables(text, b.first_line):
+                    add(i, header, rows, "pipe-in-code")
+            if "│" in text or "┃" in text or "║" in text:
+                for header, rows in box_tables(text, b.first_line):
+                    add(i, header, rows, "box")
+    if lines is not None and any(("+-" in line or "==" in line) for line in lines):
+        hint = 0
+        for a, e, kind in rst_tables(lines):
+            i = _block_of_line(blocks, a + 1, hint)
+            if i is None:
+                continue
+            hint = i
+            base = sum(len(x) + 1 for x in lines[blocks[i].first_line - 1:a])
+            chunk = lines[a:e]
+            offsets = [base + o for o in line_offsets(chunk)]
+            found_rst = (grid_table if kind == "rst-grid" else simple_table)(chunk, offsets, a + 1)
+            if found_rst:
+                add(i, found_rst[0], found_rst[1], kind)
+        out.sort(key=lambda t: t.block)
     return out
 
 
+# ------------------------------------------------------------------ reading cells
 def _gloss(table: Table, text: str) -> str:
     key = re.sub(r"\(.*?\)", "", text).strip().lower()
     return table.glossary.get(key) or table.glossary.get(text.strip().lower()) or ""
@@ -115,9 +180,30 @@ def _gloss(table: Table, text: str) -> str:
 
 def cell_meaning(table: Table, row: int, col: int) -> tuple[str, str, str]:
     """(column meaning, row meaning, context) for one cell: header and row label with their glossary
-    definitions, and the caption and heading above the table."""
+    definitions, and the caption and headings above the table."""
     head = table.header[col].text if col < len(table.header) else ""
     label = table.rows[row][0].text if table.rows[row] else ""
     column = (head + " " + _gloss(table, head)).strip()
     row_text = (label + " " + _gloss(table, label)).strip() if col > 0 else ""
     return column, row_text, (table.caption + " " + table.heading).strip()
+
+
+def labelled_cells(table: Table, label: re.Pattern[str], *, value: re.Pattern[str] | None = None,
+                   rows_too: bool = True) -> Iterator[tuple[int, int, Cell, str, str]]:
+    """(row, column, cell, label, cross label) of each body cell whose column header matches ``label``,
+    or, with ``rows_too``, whose row label (first cell) does (a key/value or transposed table); the cross
+    label is the other one (the row label of a column match, the header of a row match: "avg" above
+    "Output Sequence Length" makes a mean). Only cells whose text matches ``value`` (default: any digit)
+    are given; an empty cell states nothing."""
+    value = value or re.compile(r"\d")
+    cols = [c for c, h in enumerate(table.header) if h.text and label.search(h.text + " " + _gloss(table, h.text))]
+    head = [h.text for h in table.header]
+    for r, row in enumerate(table.rows):
+        name = row[0].text if row else ""
+        for c in cols:
+            if c < len(row) and row[c].text and value.search(row[c].text):
+                yield r, c, row[c], head[c], name if c else ""
+        if rows_too and name and not label.search(head[0] if head else "") and label.search(name + " " + _gloss(table, name)):
+            for c, cell in enumerate(row[1:], 1):
+                if c not in cols and cell.text and value.search(cell.text):
+                    yield r, c, cell, name, head[c] if c < len(head) else ""

@@ -1,0 +1,74 @@
+"""Table cells as evidence: the tables of the measured runs, and the cells a label gives a meaning.
+
+``tables(ctx)`` reads every table of the document once (``reading.tables``) from the masked block
+texts (comments, link targets and placeholders taken out, offsets unchanged), and keeps those that
+sit in the measured runs' view (``reading.scope``): a table under "Installation" or a how-to is
+context, not a declaration. ``cell_hits`` gives the cells under a matching column header or beside a
+matching row label as (block, span) pairs, the shape every contract item collects its evidence in.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib.resources import files
+
+from .document import Spot
+from .masks import mask_block
+from .tables import Table, labelled_cells, read_tables
+
+__all__ = ["cell_hits", "in_run", "label", "phrases", "tables"]
+
+
+@functools.cache
+def _labels() -> dict:
+    return json.loads((files(__package__).parent / "data" / "labels.json").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def phrases(item: str) -> re.Pattern[str] | None:
+    """The prose forms that state ``item`` (tools/audit/data/labels.json 'phrases'), joined in one pattern."""
+    found = _labels()["phrases"]["items"].get(item)
+    return re.compile("|".join(f"(?:{p})" for p in found), re.I | re.M) if found else None
+
+
+@functools.cache
+def label(item: str) -> re.Pattern[str]:
+    """The header/row-label pattern of ``item`` (tools/audit/data/labels.json): its words, less its exclusions."""
+    spec = _labels()["labels"]["items"][item]
+    exclude = spec.get("not")
+    return re.compile((r"^(?!.*(?:" + exclude + r"))" if exclude else "^") + r"(?=.*(?:" + spec["pattern"] + r"))", re.I | re.S)
+
+
+def in_run(ctx, block: int, offset: int) -> bool:
+    """Whether offset ``offset`` of block ``block`` counts as a statement about the measured runs."""
+    spans = ctx.d._views["run"][block]
+    return spans is None or any(a <= offset < b for a, b in spans)
+
+
+def tables(ctx, *, scope: str = "run") -> list[Table]:
+    """The document's tables (read once); with ``scope='run'`` only those about the measured runs."""
+    if "tables" not in ctx.cache:
+        blocks = ctx.d.w.blocks
+        texts = [mask_block(b.text, "code" if b.kind in ("html", "code") else b.kind)
+                 if b.kind in ("table", "html", "code") and ("|" in b.text or "<t" in b.text) else b.text for b in blocks]
+        ctx.cache["tables"] = read_tables(blocks, texts, ctx.d.w.lines)
+    found = ctx.cache["tables"]
+    if scope == "any":
+        return found
+    return [t for t in found if any(in_run(ctx, t.block, c.start) for c in (t.header or [c for r in t.rows[:1] for c in r])[:1])]
+
+
+def cell_hits(ctx, label: re.Pattern[str], *, value: re.Pattern[str] | None = None, rows_too: bool = True,
+              cross: re.Pattern[str] | None = None, scope: str = "run") -> list[tuple[int, Spot]]:
+    """(block, span) of each non-empty cell of the runs' tables whose column header or row label matches
+    ``label`` and whose text matches ``value`` (default: holds a digit); with ``cross``, only cells whose
+    other label matches it too (the statistic above a row of lengths). The span quotes the label
+    ("Concurrency: 64"), so the evidence says what the figure is."""
+    out = []
+    for t in tables(ctx, scope=scope):
+        for _, _, cell, name, other in labelled_cells(t, label, value=value, rows_too=rows_too):
+            if cross is None or cross.search(other):
+                out.append((t.block, Spot(cell.start, cell.end, f"{name}: {cell.text}")))
+    return out
