@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from .reading.document import Document
 
-__all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "missing_finding", "run_setting", "status_of"]
+__all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "cite", "missing_finding", "run_setting", "status_of"]
 
 
 ITEM_GROUPS: dict[str, str] = {
@@ -63,13 +63,37 @@ def missing_finding(ctx: Context, item: str, what: str) -> TextFinding:
     return TextFinding(item, "missing", f"no {what} found")
 
 
+def cite(ctx: Context, hits, limit: int = 2) -> str:
+    """The matched words of the first ``hits`` with their lines ("'--max-concurrency 64' (l.12)"), so that a
+    finding's reason names the statement it rests on."""
+    out: list[str] = []
+    for i, m in list(hits)[:16]:
+        # a regex match may come from the lower-cased copy: quote the author's spelling at the same offsets
+        text = m.group(0) if type(m).__name__ == "Spot" else ctx.d.plains[i][m.start():m.end()]
+        words = " ".join(str(text).split())
+        if len(words) > 70:
+            words = words[:67] + "..."
+        line = ctx.d.ev(i, m.start())[0]
+        piece = f"'{words}' (l.{line})"
+        if words and piece not in out:
+            out.append(piece)
+        if len(out) >= limit:
+            break
+    return ", ".join(out)
+
+
 def status_of(ctx: Context, item: str, declared, partial, what: str, why_decl: str, why_part: str) -> TextFinding:
-    """Declared when any specific match exists, else partial when any vague one does, else missing."""
+    """Declared when any specific match exists, else partial when any vague one does, else missing. The
+    reason quotes the statement that decided it."""
     if declared:
-        return TextFinding(item, "declared", why_decl, ctx.d.evidence(declared))
+        return TextFinding(item, "declared", _with_cite(why_decl, cite(ctx, declared)), ctx.d.evidence(declared))
     if partial:
-        return TextFinding(item, "partial", why_part, ctx.d.evidence(partial))
+        return TextFinding(item, "partial", _with_cite(why_part, cite(ctx, partial)), ctx.d.evidence(partial))
     return missing_finding(ctx, item, what)
+
+
+def _with_cite(why: str, cited: str) -> str:
+    return f"{why}: {cited}" if cited else why
 
 
 T = TypeVar("T")

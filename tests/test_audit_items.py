@@ -1,0 +1,84 @@
+"""Contract items judged as LABELLING.md says, on short passages of real published write-ups.
+
+Each passage is cut from a document listed in tests/data/audit/real/SOURCES.md (repository, path,
+commit and licence there); the expected verdicts follow LABELLING.md and its clarifications, which a
+test names where it decides the case.
+"""
+
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+
+
+def report(text: str):
+    return audit_benchmark(AuditRequest(text=text))
+
+
+def items(text: str) -> dict[str, str]:
+    return {f.id: f.status for f in report(text).items}
+
+
+SPEC = ("spec_draft_tokens", "spec_acceptance", "spec_verification", "spec_rejected_work")
+
+
+# ---------------------------------------------------------------- speculative decoding
+
+
+def test_speculation_switched_off_for_every_engine_is_not_used():
+    # efeslab/Nanoflow README.md (Apache-2.0): the baselines' configuration
+    text = ("# NanoFlow\n\n## Benchmarks\n\nWe evaluate on A100 80GB SXM and choose vLLM v0.5.3 as a baseline. Note that all "
+            "frameworks turn off specific optimizations like quantization, speculative decoding, prefix cache, etc.. "
+            "NanoFlow reaches 1.91x the throughput of vLLM.\n")
+    assert {items(text)[x] for x in SPEC} == {"not_applicable"}
+
+
+def test_a_feature_that_is_not_supported_is_not_used():
+    # InternLM/lmdeploy docs/zh_cn/quantization/kv_quant.md @1263d5c (Apache-2.0): limits of TurboQuant
+    text = ("# TurboQuant\n\n## 性能测试\n\n| 指标 | Baseline | TurboQuant |\n|---|---|---|\n| 输出吞吐 | 2186.7 tok/s | 2027.0 tok/s |\n\n"
+            "## 限制\n\n- **不支持推测解码**：不支持 speculative decoding\n- K=4bit QJL4 + V=2bit MSE 的组合\n")
+    assert {items(text)[x] for x in SPEC} == {"not_applicable"}
+
+
+def test_a_feature_list_is_not_use_but_a_reported_speedup_is():
+    # turboderp/exllamav2 README.md (MIT): a capability sentence, then a table of plain tokens/s
+    text = ("# ExLlamaV2\n\nThe dynamic generator supports all inference, sampling and speculative decoding features.\n\n"
+            "| Model | Mode | tokens/s |\n|---|---|---|\n| Llama2 7B | EXL2 4.0 bpw | 164 t/s |\n")
+    assert items(text)["spec_draft_tokens"] == "not_applicable"
+    text += "\nWith a 4-token draft model, speculative decoding gave a 1.9x speed-up at batch 1.\n"
+    s = items(text)
+    assert s["spec_draft_tokens"] == "declared" and s["spec_acceptance"] == "missing"
+
+
+def test_a_range_of_heads_or_an_example_count_is_partial():
+    # pytorch/pytorch.github.io _posts (IBM's speculator post, BSD-style): heads given as ranges and an example
+    text = ("# Speculative decoding with MLP speculators\n\nThe speculator gives a 2x speedup on Llama2 13B chat. "
+            "Each head predicts one more token; for example, 3 heads will predict 3 additional tokens. In practice "
+            "we find 3-4 heads work well for language models and 6-8 heads for code models.\n")
+    assert items(text)["spec_draft_tokens"] == "partial"
+
+
+def test_acceptance_must_be_a_measured_figure():
+    # Snowflake-Labs/ArcticInference docs (Apache-2.0): qualitative acceptance is no figure
+    text = ("# Arctic speculator\n\nThe speculator balances model simplicity, low latency, and high acceptance rates; "
+            "with vLLM v0.8.4 it cuts draft latency from ~1.47 ms/token to ~0.47 ms/token.\n")
+    assert items(text)["spec_acceptance"] == "missing"
+
+
+def test_an_acceptance_rate_alone_makes_rejected_work_partial():
+    # LABELLING.md, batch-3 clarifications: the rejected share merely follows from the acceptance rate
+    text = ("# EAGLE on one H100\n\nWith num_speculative_tokens 5 the draft reached a mean acceptance length of 3.1 "
+            "tokens and a 2.1x speed-up over plain decoding.\n")
+    s = items(text)
+    assert (s["spec_acceptance"], s["spec_rejected_work"]) == ("declared", "partial")
+
+
+def test_table_rows_of_verification_and_rejected_tokens_declare_them():
+    text = ("# EAGLE-3 accounting\n\nMeasured over the concurrency-4 run with num_speculative_tokens 4; TPOT fell 2.7x.\n\n"
+            "| counter | value |\n|---|---|\n| verification steps (drafts) | 41,200 |\n| acceptance rate | 59.5% |\n"
+            "| rejected draft tokens | 66,740 |\n")
+    s = items(text)
+    assert (s["spec_verification"], s["spec_rejected_work"]) == ("declared", "declared")
+
+
+def test_item_reasons_quote_the_statement_they_rest_on():
+    found = {f.id: f for f in report("# Runs\n\nWe served meta-llama/Llama-3.1-8B-Instruct with vLLM 0.6.3 on 1x H100.\n").items}
+    assert "'meta-llama/Llama-3.1-8B-Instruct' (l.3)" in found["model_artifact"].why
+    assert "(l.3)" in found["engine_revision"].why
