@@ -81,6 +81,12 @@ def _latency_figures(ctx) -> list:
     finally:
         ctx.d.default_scope = saved
     found = [h for h in figs["lat"] + figs["tpot"] if re.search(r"\d", ctx.d.sentence(*h))]
+    if not found:  # a table column of latency figures (header, glossary, caption or heading names the metric)
+        from .reading.claims import LATENCY_METRICS
+        from .reading.document import Spot
+
+        found = [(c.block, Spot(c.start, c.end, c.label)) for c in ctx.d.claims
+                 if c.metric in LATENCY_METRICS and ctx.d.in_view(c.block, c.start, "run")]
     if not found:
         found = [h for h in figs["rate"] if _SINGLE_STREAM.search(ctx.d.sentence(*h)) or _SINGLE_STREAM.search(ctx.d.header(h[0]))]
     return found[:3]

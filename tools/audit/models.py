@@ -23,6 +23,7 @@ __all__ = [
     "Inconsistency",
     "ItemFinding",
     "RuleFinding",
+    "Setup",
 ]
 
 
@@ -90,6 +91,18 @@ class RuleFinding(BaseModel):
     status: RuleStatus = Field(description="ok, violation (a careful reviewer would sign it), unclear, or not_applicable.")
     evidence: list[Evidence] = Field(default_factory=list, description="The lines that decided the status.")
     why: str = Field(description="One-line reason naming the figure or statement judged.")
+    reason: Literal["not_stated", "ambiguous"] | None = Field(
+        default=None, description="For an unclear rule: 'not_stated' (the write-up does not say what the rule needs) or "
+                                  "'ambiguous' (it says something that can be read two ways). None otherwise.")
+    question: str | None = Field(
+        default=None, description="For an unclear rule: the question a reader must answer from the write-up, naming the lines to read.")
+
+
+class Setup(BaseModel):
+    """One measured setup the write-up reports (a model on some hardware, an engine configuration)."""
+
+    label: str = Field(description="The setup in a few words, as the text names it, e.g. 'Llama 3.1 70B Instruct on 4 x H100 80G'.")
+    lines: list[int] = Field(default_factory=list, description="Lines where the setup is named.")
 
 
 class Inconsistency(BaseModel):
@@ -122,6 +135,8 @@ class AuditReport(BaseModel):
     rules: list[RuleFinding] = Field(description="One finding per metric rule.")
     summary: AuditSummary = Field(description="Counts of each status.")
     inconsistencies: list[Inconsistency] = Field(default_factory=list, description="Values that disagree for the same setup.")
+    setups: list[Setup] = Field(default_factory=list, description="The measured setups found in a write-up; several setups are not an "
+                                                                   "inconsistency, and each claim is judged against its own setup.")
     suggestions: list[str] = Field(default_factory=list, description="What to add or fix, most important first.")
 
     def to_text(self) -> str:
@@ -143,7 +158,13 @@ class AuditReport(BaseModel):
         out.append("\nmetric rules")
         for r in self.rules:
             where = f" (l. {', '.join(str(e.line) for e in r.evidence[:3])})" if r.evidence else ""
-            out.append(f"  {mark[r.status]} {r.id:<24} {r.status:<14} {r.why}{where}")
+            reason = f" [{r.reason}]" if r.reason else ""
+            out.append(f"  {mark[r.status]} {r.id:<24} {r.status:<14} {r.why}{where}{reason}")
+            if r.question:
+                out.append(f"      ask: {r.question}")
+        if self.setups:
+            out.append("\nsetups")
+            out += [f"  - {s.label} (l. {', '.join(map(str, s.lines))})" for s in self.setups]
         if self.inconsistencies:
             out.append("\ninconsistencies")
             out += [f"  - {c.what} (l. {', '.join(str(e.line) for e in c.evidence)})" for c in self.inconsistencies]

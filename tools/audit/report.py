@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .models import AuditReport, AuditSummary, Inconsistency, ItemFinding, RuleFinding
+import functools
+import json
+from importlib.resources import files
+
+from .models import AuditReport, AuditSummary, Inconsistency, ItemFinding, RuleFinding, Setup
 
 __all__ = ["build_report"]
 
@@ -62,6 +66,25 @@ def _suggestions(items: list[ItemFinding], rules: list[RuleFinding]) -> list[str
 
 
 def build_report(source: str, fmt: str, title: str | None, items: list[ItemFinding], rules: list[RuleFinding],
-            inconsistencies: list[Inconsistency]) -> AuditReport:
+                 inconsistencies: list[Inconsistency], setups: list[Setup] | None = None) -> AuditReport:
+    rules = [_with_question(r) for r in rules]
     return AuditReport(source=source, format=fmt, title=title, items=items, rules=rules, summary=_summary(items, rules),
-                       inconsistencies=inconsistencies, suggestions=_suggestions(items, rules))
+                       inconsistencies=inconsistencies, suggestions=_suggestions(items, rules), setups=setups or [])
+
+
+@functools.cache
+def _questions() -> dict[str, dict[str, str]]:
+    table = json.loads((files(__package__) / "data" / "questions.json").read_text(encoding="utf-8"))["questions"]
+    return {k: v for k, v in table.items() if k != "source"}
+
+
+def _with_question(rule: RuleFinding) -> RuleFinding:
+    """An unclear rule gets its reason code (not_stated unless the judge said ambiguous) and the question a
+    reader must answer, with the lines to read."""
+    if rule.status != "unclear":
+        return rule.model_copy(update={"reason": None, "question": None})
+    reason = rule.reason or "not_stated"
+    lines = sorted({e.line for e in rule.evidence})
+    where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines[:6])) if lines else "the reported figures"
+    question = _questions().get(rule.id, {}).get(reason, "").format(lines=where) or None
+    return rule.model_copy(update={"reason": reason, "question": question})

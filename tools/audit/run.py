@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from ..errors import InputFormatError, argument
 from .findings import ITEM_GROUPS
 from .manifest import BenchmarkManifest
-from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding
+from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding, Setup
 from .reading.blocks import parse_writeup
 from .reading.masks import fill_in_fields, mask_block
 from .report import build_report
@@ -53,7 +53,7 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         if not text.strip():
             raise InputFormatError(f"{argument('text')}: empty write-up; nothing to audit")
         writeup = parse_writeup(text)
-        raw_items, raw_rules, conflicts, searched = judge_writeup(writeup)
+        raw_items, raw_rules, conflicts, searched, found_setups = judge_writeup(writeup)
         if request.path is not None and not any(f.status in ("declared", "partial") for f in raw_items) \
                 and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules) and fill_in_fields(text) < 5:
             # (an unfilled report form, such as `lif audit --template`, is a write-up whose every item is missing)
@@ -66,11 +66,13 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
                              why=(f.why + "; searched: " + ", ".join(searched)) if f.status == "missing" else f.why,
                              sections_searched=searched if f.status == "missing" else [])
                  for f in raw_items]
-        rules = [RuleFinding(id=f.id, status=f.status, evidence=[Evidence(line=n, text=t) for n, t in f.evidence], why=f.why)
+        rules = [RuleFinding(id=f.id, status=f.status, evidence=[Evidence(line=n, text=t) for n, t in f.evidence], why=f.why,
+                             reason=f.reason if f.status == "unclear" else None)
                  for f in raw_rules]
         incons = [Inconsistency(what=what, evidence=[Evidence(line=n, text=t) for n, t in ev]) for what, ev in conflicts]
         title = " ".join(mask_block(writeup.title or "").split()) or None  # a placeholder headline is no title
-        return build_report(source, "markdown", title, items, rules, incons)
+        return build_report(source, "markdown", title, items, rules, incons,
+                            [Setup(label=label, lines=lines) for label, lines in found_setups])
     if fmt == "manifest":
         if not isinstance(data, dict):
             raise InputFormatError("manifest: expected a mapping at the top level (keys: stack, workload, state, ...)")

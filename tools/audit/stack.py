@@ -10,6 +10,7 @@ from .reading.document import SENTENCE_REACH
 from .reading.lexicon import TP_RX, icase
 from .reading.mentions import comparison_hits
 from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, vague_version
+from .reading.setups import SetupMention, find_setups
 from .findings import TextFinding, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
@@ -224,6 +225,42 @@ def hardware(ctx) -> TextFinding:
     return finding
 
 
+def setup_units(ctx) -> list[tuple[int, str, str]]:
+    """(line, text, heading above) of the headings, prose and table rows about the measured runs."""
+    units = []
+    for i, block in enumerate(ctx.d.w.blocks):
+        if not ctx.d.in_view(i, 0, "run") or block.kind == "code":
+            continue
+        heading = "" if block.section == "(top)" else block.section
+        if block.kind == "table":
+            for k, row in enumerate(ctx.d.plains[i].split("\n")):
+                if k != 1 and row.strip():
+                    units.append((block.first_line + k, row, heading))
+        else:
+            units.append((block.first_line, ctx.d.plains[i], "" if block.kind == "heading" else heading))
+    return units
+
+
+def setups(ctx) -> list[SetupMention]:
+    """The measured setups (reading.setups), found once."""
+    if "setups" not in ctx.cache:
+        ctx.cache["setups"] = find_setups(setup_units(ctx))
+    return ctx.cache["setups"]
+
+
+def setup_counts(ctx) -> dict[str, set[int]]:
+    """Per accelerator, the counts that belong to setups with different models."""
+    by_hw: dict[str, dict[str, set[int]]] = {}
+    for s in setups(ctx):
+        if s.count:
+            by_hw.setdefault(s.hardware, {}).setdefault(s.model, set()).add(s.count)
+    out: dict[str, set[int]] = {}
+    for hw, models in by_hw.items():
+        if len(models) >= 2:
+            out[hw] = {c for counts in models.values() for c in counts}
+    return out
+
+
 def gpu_conflict(ctx) -> tuple[str, list[tuple[int, str]]] | None:
     counted = [(n, sku, i, m) for n, sku, i, m in gpu_counts(ctx) if ctx.d.w.blocks[i].kind != "table"]
     by_sku: dict[str, set[int]] = {}
@@ -233,10 +270,13 @@ def gpu_conflict(ctx) -> tuple[str, list[tuple[int, str]]] | None:
         by_sku.setdefault(key, set()).add(n)
         ev.setdefault(key, []).append((i, m))
     generic = {n for n, sku, _, _ in counted if not sku}
+    per_setup = setup_counts(ctx)
     for key, counts in by_sku.items():
         if key == "GPU":
             continue
         values = counts | generic
+        if len(values) > 1 and len(per_setup.get(key, set())) >= len(values):
+            continue  # each count belongs to a different model: several setups, not an inconsistency
         if len(values) > 1:
             items = ev[key] + ev.get("GPU", [])
             return (f"{key} count given as {', '.join(str(v) for v in sorted(values))}", ctx.d.evidence(items, 4))

@@ -14,7 +14,7 @@ from .reading.blocks import Writeup
 from .reading.document import Document
 from .rules import judge_rules
 from .speculative import spec_items
-from .stack import engine_revision, gpu_conflict, hardware, kernels, kv_format, launch_command, model_artifact, tokenizer, weight_format
+from .stack import engine_revision, gpu_conflict, setups, hardware, kernels, kv_format, launch_command, model_artifact, tokenizer, weight_format
 from .state import distinct_prefixes, prefix_cache_state, warmup
 from .workload import (
     concurrency,
@@ -29,10 +29,11 @@ from .workload import (
 __all__ = ["judge_writeup"]
 
 
-def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str]]:
+def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str],
+                                              list[tuple[str, list[int]]]]:
     """Judge every contract item and metric rule on a parsed write-up.
 
-    Returns (items, rules, inconsistencies, sections searched).
+    Returns (items, rules, inconsistencies, sections searched, setups as (label, lines)).
     """
     ctx = Context.of(Document(writeup))
     items = [model_artifact(ctx), tokenizer(ctx), weight_format(ctx), kv_format(ctx), engine_revision(ctx),
@@ -43,4 +44,4 @@ def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding
     rules = judge_rules(ctx)
     conflict = gpu_conflict(ctx)
     inconsistencies = [conflict] if conflict else []
-    return items, rules, inconsistencies, ctx.searched
+    return items, rules, inconsistencies, ctx.searched, [(s.label, s.lines) for s in setups(ctx)]

@@ -21,7 +21,8 @@ def _table_values(ctx) -> list[str]:
 
 def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     f = figures(ctx)
-    if not (f["lat"] or f["rate"] or f["req"] or f["goodput"]) and capacity.status == "not_applicable":
+    other = ctx.d.first(icase(r"\d[\d,.]*\s*(?:[GT]B/s|[TP]FLOP/?s|[x×]\s+(?:faster|speed-?up|higher|lower|more|less))\b"))
+    if not (f["lat"] or f["rate"] or f["req"] or f["goodput"] or other) and capacity.status == "not_applicable":
         return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
     prose = ("paragraph", "list_item", "heading", "quote", "table")
     # A measured maximum ("up to 2.2k tok/s", "peak throughput at concurrency 64") is a measurement; theory,
@@ -49,8 +50,10 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     # "the theoretical maximum of 200 GB/s", "on paper": a figure the text itself calls theoretical is labelled.
     self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible", re.I)
     theories = [(i, m) for i, m in ctx.d.hits(theory, prose + ("code",)) if live(i, m) and not self_labelled.match(m.group(0))]
+    said_measured = re.compile(r"\b(?:we|I)\s+(?:\w+\s+)?(?:measured|observed|saw|got|recorded)\b|\bin\s+(?:our|these|the)\s+(?:runs?|tests?|benchmarks?)\b|"
+                               r"\bmeasured\b", re.I)
     maxima = [(i, m) for i, m in ctx.d.hits(upto, prose) if live(i, m)
-              and not (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured))]
+              and not (pinned.search(ctx.d.sentence(i, m)) or in_values(m.group(0), measured) or said_measured.search(ctx.d.sentence(i, m)))]
     # An "up to Nx" above every measured ratio in the tables inflates the measurements: treat it as a peak claim.
     inflated = [(i, m) for i, m in maxima if ratios and _ratio(m.group(0)) is not None and _ratio(m.group(0)) > max(ratios) * 1.05]
     peaks = theories + inflated

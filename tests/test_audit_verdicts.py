@@ -1,0 +1,160 @@
+"""Verdicts a reviewer can trust: claims read from tables, negation, measured maxima, sides compared,
+reason codes and questions on unclear rules, setups, and why strings that name what was judged."""
+
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+from llm_inference_fundamentals.tools.audit.reading.blocks import parse_writeup
+from llm_inference_fundamentals.tools.audit.reading.claims import metric_of, stat_of, table_claims
+from llm_inference_fundamentals.tools.audit.reading.tables import read_tables
+
+
+def audit(text: str):
+    return audit_benchmark(AuditRequest(text=text))
+
+
+def rule(report, key):
+    return next(r for r in report.rules if r.id == key)
+
+
+def item(report, key):
+    return next(f for f in report.items if f.id == key)
+
+
+# ---------------------------------------------------------------- tables as data
+
+
+def test_a_table_cell_takes_its_metric_from_the_glossary_above():
+    # lmdeploy's benchmark pages define column abbreviations in a list right above the table
+    text = ("- `FTL`: **F**irst **T**oken **L**atency\n- `RPS`: requests per second\n\n"
+            "| model | RPS | FTL(ave)(s) | FTL(max)(s) |\n|---|---|---|---|\n| llama2-7b | 14.556 | 0.526 | 4.652 |\n")
+    claims = table_claims(read_tables(parse_writeup(text).blocks)[0])
+    got = {(c.metric, c.unit, c.stat, c.value) for c in claims}
+    assert ("ttft", "s", "mean", 0.526) in got and ("ttft", "s", "max", 4.652) in got
+    assert ("request_rate", None, None, 14.556) in got
+
+
+def test_a_table_cell_takes_its_metric_from_the_heading_when_its_labels_name_none():
+    text = "## Median TTFT (ms)\n\n| setup | value |\n|---|---|\n| A | 31.98 |\n"
+    claims = table_claims(read_tables(parse_writeup(text).blocks)[0])
+    assert [(c.metric, c.unit, c.value) for c in claims] == [("ttft", "ms", 31.98)]
+
+
+def test_setting_columns_are_not_figures():
+    text = "| batch | prompt_tokens | output_tokens | throughput(out tok/s) |\n|---|---|---|---|\n| 16 | 128 | 2048 | 1010.62 |\n"
+    claims = table_claims(read_tables(parse_writeup(text).blocks)[0])
+    assert [(c.metric, c.value) for c in claims] == [("throughput", 1010.62)]
+
+
+def test_a_time_under_a_rate_like_label_is_a_latency():
+    text = "| framework | 1 batch prefill 100 token | 1 batch decode |\n|---|---|---|\n| vllm | 42.4ms | 9.6ms |\n"
+    metrics = {c.metric for c in table_claims(read_tables(parse_writeup(text).blocks)[0])}
+    assert metrics == {"prefill_latency", "decode_latency"}
+
+
+def test_statistics_are_read_in_several_spellings():
+    assert [stat_of(s) for s in ("P99 TTFT", "50%(s)", "平均 TTFT", "Median ITL", "TTFT")] == ["p99", "median", "mean", "median", None]
+
+
+def test_latency_given_only_as_one_value_per_setup_is_a_partial_distribution():
+    text = ("We measured on 1x H100 with vLLM 0.8.5.\n\n| concurrency | TTFT (ms) | TPOT (ms) |\n|---|---|---|\n"
+            "| 1 | 40 | 9.1 |\n| 8 | 55 | 10.2 |\n")
+    assert item(audit(text), "latency_distributions").status == "partial"
+
+
+def test_percentiles_for_one_metric_and_a_single_value_for_another_is_partial():
+    text = ("| server | TTFT p50 (ms) | TTFT p99 (ms) | TPOT (ms) |\n|---|---|---|---|\n| A | 19 | 31 | 7.4 |\n")
+    finding = item(audit(text), "latency_distributions")
+    assert finding.status == "partial" and "tpot" in finding.why
+
+
+# ---------------------------------------------------------------- claims, not keywords
+
+
+def test_a_measured_maximum_is_not_a_peak_claim():
+    text = ("On 8x H100 with vLLM 0.8.5 serving meta-llama/Llama-3.1-70B-Instruct we measured up to 2,200 output tok/s "
+            "at concurrency 64.\n")
+    assert rule(audit(text), "evidence_class").status == "ok"
+
+
+def test_a_negated_peak_is_not_a_claim():
+    text = ("On 1x H100 with vLLM 0.8.5 we measured 1,900 tok/s output throughput. This should not be considered the "
+            "theoretical peak of the GPU.\n")
+    assert rule(audit(text), "evidence_class").status == "ok"
+
+
+def test_a_figure_the_text_calls_theoretical_is_labelled():
+    text = ("We measured a peak transfer bandwidth of 142 GB/s with vLLM 0.8.5 on 8x H800. Given the theoretical maximum "
+            "of 200 GB/s, the transfer is not the bottleneck.\n")
+    assert rule(audit(text), "evidence_class").status == "ok"
+
+
+def test_a_derivation_from_datasheet_bandwidth_presented_as_delivered_is_a_violation():
+    text = ("# Llama 3.1 8B decodes at 209 tok/s on H100\n\nAn H100 SXM has 3.35 TB/s and the BF16 weights are 16 GB, so\n\n"
+            "    3,350 GB/s / 16 GB = 209 tokens/s\n\nThis is the speed our service delivers to every customer.\n")
+    finding = rule(audit(text), "evidence_class")
+    assert finding.status == "violation" and "line" in finding.why
+
+
+def test_a_comparison_against_a_theoretical_link_maximum_is_not_a_stack_comparison():
+    text = "We measured 142 GB/s of KV transfer on 8x H800, compared to the theoretical maximum of 200 GB/s of the link.\n"
+    assert rule(audit(text), "stack_comparison").status == "not_applicable"
+
+
+def test_differences_named_elsewhere_in_the_document_are_not_charged_to_the_compared_sides():
+    # news items name FP8, MXFP4 and FlashMLA; the claim compares TurboMind with vLLM and says nothing else
+    text = ("# Engine X\n\n## News\n\n- Engine X supports MXFP4 and FP8 weights.\n- FlashMLA kernels added.\n\n"
+            "## Results\n\nEngine X 0.6 serves internlm2-20b at 16 RPS, about 1.8x faster than vLLM 0.6.\n")
+    assert rule(audit(text), "stack_comparison").status in ("unclear", "ok")
+
+
+def test_a_comparison_whose_sides_differ_in_a_second_element_is_a_violation_that_names_them():
+    text = ("LMDeploy 0.6.4 runs with INT8 KV cache, while vLLM 0.6.6 uses its BF16 KV cache, both on 2x A100 80GB "
+            "serving Qwen/Qwen2.5-72B-Instruct-AWQ.\n\nLMDeploy is 56% faster than vLLM for AWQ models.\n")
+    finding = rule(audit(text), "stack_comparison")
+    assert finding.status == "violation"
+    assert "KV precision" in finding.why and "lmdeploy" in finding.why and "vllm" in finding.why
+
+
+# ---------------------------------------------------------------- reason codes and questions
+
+
+def test_unclear_rules_carry_a_reason_and_a_question_with_the_lines_to_read():
+    text = "# Results\n\nOn 1x H100 with vLLM 0.8.5 the TTFT was 80 ms and TPOT 9 ms.\n"
+    report = audit(text)
+    unclear = [r for r in report.rules if r.status == "unclear"]
+    assert unclear
+    for r in unclear:
+        assert r.reason in ("not_stated", "ambiguous")
+        assert r.question and "line" in r.question
+    assert {r.reason for r in report.rules if r.status != "unclear"} == {None}
+
+
+def test_borderline_output_lengths_are_ambiguous_not_unstated():
+    text = "On 1x H100 with vLLM 0.8.5, TPOT p50 was 9 ms with 48-token outputs (ignore_eos).\n"
+    finding = rule(audit(text), "steady_decode")
+    assert finding.status == "unclear" and finding.reason == "ambiguous"
+
+
+# ---------------------------------------------------------------- setups
+
+
+def test_two_setups_are_listed_and_are_not_an_inconsistency():
+    text = ("# Results\n\n### Llama 3.1 8B Instruct 1 x A100 80G\n\n| rate | TTFT (ms) |\n|---|---|\n| 4 | 31 |\n\n"
+            "### Llama 3.1 70B Instruct 4 x A100 80G\n\n| rate | TTFT (ms) |\n|---|---|\n| 4 | 54 |\n")
+    report = audit(text)
+    assert [s.label for s in report.setups] == ["Llama 3.1 8B Instruct on 1 x A100 80G", "Llama 3.1 70B Instruct on 4 x A100 80G"]
+    assert report.inconsistencies == []
+    assert item(report, "hardware").status == "declared"
+
+
+def test_two_counts_for_the_same_setup_are_an_inconsistency():
+    text = "We ran Llama 3.1 70B on 4x A100.\n\nAll results below come from 8 A100 GPUs.\n"
+    assert audit(text).inconsistencies
+
+
+# ---------------------------------------------------------------- why strings
+
+
+def test_violation_why_strings_name_the_figure_and_the_line():
+    text = "TPOT averaged 6.1 ms/token over 50 requests that generated 16 tokens each on an RTX 4090.\n"
+    finding = rule(audit(text), "steady_decode")
+    assert finding.status == "violation" and "16-token" in finding.why and "line 1" in finding.why
