@@ -11,7 +11,10 @@ metrics on inline records, audit of an inline write-up) one after another, then
 closes. Reported: errors (HTTP status, JSON-RPC error or a tool error on a
 valid call), latency p50/p99 of the tool calls and of ``initialize``, wall
 time, and the resident memory of the server process (and its workers) before,
-right after, and 5 s after the load.
+right after, and 5 s after the load. ``--flood N`` then sends N initialize
+calls from one address that never close their sessions and checks that a
+newcomer still gets a session and answers. ``--baseline`` repeats the load
+against ``--workers 0`` (calls on threads) for a same-run comparison.
 
 Nothing leaves the machine (loopback only; no Hub look-ups: catalog models).
 """
@@ -114,7 +117,27 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered else float("nan")
 
 
-async def run(sessions: int, calls: int, extra: list[str]) -> dict:
+async def flood(url: str, count: int) -> dict:
+    """``count`` initialize calls from one address that never close their sessions, then a newcomer from another."""
+    statuses: dict[int, int] = {}
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.9.9", limits=httpx.Limits(max_connections=8))
+    headers = {"Accept": ACCEPT, "Authorization": f"Bearer {TOKEN}"}
+    body = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "flood", "version": "0"}}}
+    async with httpx.AsyncClient(transport=transport, headers=headers, timeout=60) as http:
+        async def one() -> None:
+            answer = await http.post(url, json=body)
+            statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+
+        for start in range(0, count, 8):  # at most the per-client limit of requests in flight
+            await asyncio.gather(*(one() for _ in range(min(8, count - start))))
+    newcomer: dict = {"initialize_s": [], "call_s": [], "errors": []}
+    await session(url, 7, 3, newcomer)
+    return {"flood_initialize": count, "flood_statuses": statuses, "newcomer_errors": newcomer["errors"][:3],
+            "newcomer_ok": not newcomer["errors"] and len(newcomer["call_s"]) == 3}
+
+
+async def run(sessions: int, calls: int, extra: list[str], flood_count: int = 0) -> dict:
     port = _free_port()
     env = {**os.environ, "LIF_AUTH_TOKEN": TOKEN}
     server = subprocess.Popen([sys.executable, "-m", "llm_inference_fundamentals", "serve", "--http", "--port", str(port),
@@ -139,6 +162,9 @@ async def run(sessions: int, calls: int, extra: list[str]) -> dict:
         right_after = _tree_rss(server.pid)
         await asyncio.sleep(5)
         settled = _tree_rss(server.pid)
+        flooded = await flood(url, flood_count) if flood_count else {}
+        if flooded:
+            flooded["rss_mb_after_flood"] = [round(b / 2**20) for b in _tree_rss(server.pid)]
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -153,7 +179,7 @@ async def run(sessions: int, calls: int, extra: list[str]) -> dict:
         "rss_mb_before": [round(b / 2**20) for b in before],
         "rss_mb_right_after": [round(b / 2**20) for b in right_after],
         "rss_mb_5s_after": [round(b / 2**20) for b in settled],
-        "cores": os.cpu_count(), "server": startup_line,
+        "cores": os.cpu_count(), "server": startup_line, **flooded,
     }
 
 
@@ -162,11 +188,14 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="after the load, N initialize calls from one address that never close (issue 11: 10,000 "
+                             "filled the session table), then check that a newcomer still gets in")
     parser.add_argument("--baseline", action="store_true",
                         help="also run the same load against --workers 0 (calls on threads, no process isolation) "
                              "and print both, as a same-run baseline")
     args = parser.parse_args()
-    figures = {"workers": asyncio.run(run(args.sessions, args.calls, []))}
+    figures = {"workers": asyncio.run(run(args.sessions, args.calls, [], args.flood))}
     if args.baseline:
         figures["threads"] = asyncio.run(run(args.sessions, args.calls, ["--workers", "0"]))
         figures["p99_ratio_workers_to_threads"] = round(

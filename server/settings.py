@@ -140,7 +140,7 @@ def settings_from(flags: Mapping[str, Any], environ: Mapping[str, str] | None = 
             from_env = [part.strip() for part in raw.split(sep) if part.strip()]
             # folders add up (flag and variable both grant); other lists: the flag replaces the variable
             values[name] = [*(given or []), *from_env] if name == "allow_dir" else (given or from_env)
-        elif given not in (None, False):
+        elif given is not None and given is not False:  # 0 is a value (--workers 0), not "not given"
             values[name] = given
         elif raw:
             values[name] = raw

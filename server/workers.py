@@ -52,6 +52,9 @@ RECYCLE_RSS_BYTES = 400 * 2**20
 
 RECYCLE_AFTER_CALLS = 500
 
+WORKER_NICENESS = 10
+"""Workers run at a lower CPU priority than the server process, whose event loop serves every session."""
+
 
 @dataclass(frozen=True)
 class Job:
@@ -166,6 +169,10 @@ def _rss_bytes(pid: int) -> int:
 def _worker_main(conn: Any, memory_bytes: int) -> None:
     """A worker's life: take a job, answer its outcome, until the connection closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
+    try:  # below the server process: its event loop (every session's I/O) comes before any one calculation
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
     # Load the calculators (and numpy) before the memory limit: a lazy import under pressure would fail oddly.
     import numpy  # noqa: F401
 

@@ -119,3 +119,9 @@ async def test_a_request_whose_id_is_not_an_integer_gets_an_error_not_silence():
         too_deep = await http.post("/mcp", content=deep, headers={**headers, "content-type": "application/json"})
     assert answer.status_code == 400 and answer.json()["error"]["code"] == -32600
     assert too_deep.status_code == 400 and too_deep.json()["error"]["code"] == -32700  # the SDK answers this one
+
+
+def test_zero_is_a_value_not_a_missing_flag():
+    # --workers 0 (threads) must not fall back to the default pool size
+    assert settings(workers=0).workers == 0
+    assert settings(env={"LIF_WORKERS": "0"}).workers == 0
