@@ -82,3 +82,42 @@ def test_item_reasons_quote_the_statement_they_rest_on():
     found = {f.id: f for f in report("# Runs\n\nWe served meta-llama/Llama-3.1-8B-Instruct with vLLM 0.6.3 on 1x H100.\n").items}
     assert "'meta-llama/Llama-3.1-8B-Instruct' (l.3)" in found["model_artifact"].why
     assert "(l.3)" in found["engine_revision"].why
+
+
+# ---------------------------------------------------------------- engine_revision
+
+
+def test_a_pinned_baseline_does_not_pin_the_system_it_is_compared_with():
+    # efeslab/Nanoflow README.md (Apache-2.0): versioned baselines, unversioned NanoFlow
+    text = ("# NanoFlow\n\n## Benchmarks\n\nWe evaluate on A100 80GB SXM and choose vLLM v0.5.3, Deepspeed-FastGen v0.2.3 and "
+            "TensorRT-LLM v0.8.0 as baselines. NanoFlow provides 1.91x throughput boost compared to them.\n")
+    found = {f.id: f for f in report(text).items}["engine_revision"]
+    assert found.status == "partial" and "'NanoFlow' (l.1)" in found.why
+
+
+def test_engine_names_inside_chinese_text_are_read():
+    # ModelTC/lightllm docs (Apache-2.0): "lightllm" touches Chinese characters on both sides
+    text = "# 服务性能评测\n\n本文中，我们使用 LLaMA-7B 模型，在80G的A800显卡上，比较了lightllm和 vLLM==0.1.2 的性能。吞吐 8.98 requests/s。\n"
+    assert items(text)["engine_revision"] == "partial"
+
+
+def test_commit_links_presented_as_the_versions_used_pin_each_engine():
+    # mlc-ai/llm-perf-bench README.md (Apache-2.0), "Setup Details"
+    text = ("# Performance\n\n| Model | MLC LLM | vLLM |\n|---|---|---|\n| Llama2-7B | 181.5 | 149.2 |\n\n## Setup Details\n\n"
+            "We are using the following commits:\n"
+            "- MLC LLM [commit](https://github.com/mlc-ai/mlc-llm/commits/8e94910ec7967cbe749dbf04713f96a52cccbc19) on 10/04/2023;\n"
+            "- vLLM [commit](https://github.com/vllm-project/vllm/commit/acbed3ef40f015fcf64460e629813922fab90380) on 10/06/2023;\n")
+    assert items(text)["engine_revision"] == "declared"
+
+
+def test_a_version_heading_over_results_pins_the_only_engine_named():
+    # InternLM/lmdeploy docs/zh_cn/benchmark/deepseek_v3.md (Apache-2.0): results per release and commit
+    text = ("# DeepSeekV3 基准测试\n\n使用 LMDeploy 测试。\n\n### v0.7.1 + `9528a74`\n\n"
+            "| max bsz | input-len | output-len | output token throughput |\n|---|---|---|---|\n| 1024 | 2048 | 1024 | 3120 |\n")
+    assert items(text)["engine_revision"] == "declared"
+
+
+def test_navigation_links_identifiers_and_terms_are_not_engines_that_ran():
+    text = ("# Results\n\n- [Llama.cpp](#llamacpp)\n\nWe ran SGLang v0.4.1 on 1x H100: TTFT 40 ms. Namespace: llm-d-pd. "
+            "AIPerf's ITL is what vLLM calls TPOT.\n")
+    assert items(text)["engine_revision"] == "declared"

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
-from .reading.document import SENTENCE_REACH
+from .reading.cells import in_run
+from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
 from .reading.mentions import comparison_hits
-from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, vague_version
+from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, vague_version
 from .reading.setups import SetupMention, find_setups
-from .findings import TextFinding, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
@@ -96,14 +97,19 @@ def kv_format(ctx) -> TextFinding:
 
 def engine_revision(ctx) -> TextFinding:
     # The filler between name and version may not cross another engine's name ("vLLM and SGLang 0.4").
-    near = icase(r"\b(?:" + ENGINES + r")(?:(?:(?!" + ENGINES + r")[\s(:=,@\w-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + VERSION + r")"
-                 r"(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b)|\.[x*]\b|\.\*)")  # 0.8.x is a range, not a pin
+    near = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?:(?:(?!" + ENGINES + r")[\s(:=,@A-Za-z0-9_-]){0,14}?(?:version|commit|build|release|tag)?[\s:=(`]*)(?:" + VERSION + r")"
+                 r"(?![\d.]?\d)(?!\s*(?:bpw|bits?\b|b\b|gb\b|x\b|×|%|tok|t/s|ms\b)|\.[x*]\b|\.\*)")  # 0.8.x is a range, not a pin
+    # "KTransformers: 54.21 (32 cores)" is a figure: a bare two-part number after a colon, with no 'v' and no
+    # version word, followed by more figures, is a result, not a release.
+    figure = re.compile(r"(?i)^[^:]*:\s*\d+\.\d+$")
     image = icase(r"\b(?:" + ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + ENGINES + r")\s*==\s*\d[\w.]*|"
                   r"\b(?:" + ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
     declared = []
     for i, m in ctx.d.hits(near):
         tail = m.group(0)[len(re.match(r"(?i)(?:" + ENGINES + r")", m.group(0)).group(0)):]
-        if re.search(r"(?i)\b(?:" + FAMILIES + r")\b", tail):
+        if re.search(r"(?i)\b(?:" + FAMILIES + r")", tail):  # "vLLM for Qwen2.5": the model's version
+            continue
+        if figure.match(m.group(0)) and re.match(r"\s*(?:\(|→|->|tok|t/s|token)", ctx.d.plains[i][m.end():m.end() + 8]):
             continue
         declared.append((i, m))
     declared += list(ctx.d.hits(image))
@@ -112,8 +118,8 @@ def engine_revision(ctx) -> TextFinding:
         declared += list(ctx.d.hits(icase(r"\bcommit\s+[0-9a-f]{7,40}\b")))
     if engine_mentions(ctx):  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
         declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
-    name = icase(r"\b(?:" + ENGINES + r")\b|our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")
-    partial = [h for h in ctx.d.hits(name) if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[h[0]][h[1].start():h[1].start() + 12])]
+    declared += _linked_pins(ctx) + _heading_pins(ctx)
+    partial = engine_mentions(ctx) + list(ctx.d.hits(icase(r"our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")))
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
         loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())]
@@ -122,16 +128,93 @@ def engine_revision(ctx) -> TextFinding:
             return TextFinding("engine_revision", "partial",
                                f"an engine's version is left open ('latest', 'nightly', ...): {names}",
                                ctx.d.evidence(loose + declared))
+        # Declared only when every engine the runs name is pinned (LABELLING.md "Several setups"): a pinned
+        # baseline does not pin the system it is compared with.
+        unpinned = _unpinned_engines(ctx, declared)
+        if unpinned:
+            return TextFinding("engine_revision", "partial",
+                               f"{cite(ctx, declared, 1)} is pinned, but {cite(ctx, unpinned, 2)} has no version, commit or image tag",
+                               ctx.d.evidence(unpinned + declared))
     return status_of(ctx, "engine_revision", declared, partial, "engine name with version",
                      "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+
+_LINK_PIN = re.compile(r"(?i)\b(" + ENGINES + r")\b[^\n\[\]]{0,30}\[\s*(?:commit|version|release|tag|v?\d[\w.+-]*)\s*\]\("
+                       r"[^)\s]*?/(?:commits?|tree|releases/tag|tag)/(v?\d[\w.+-]*|[0-9a-f]{7,40})[/)#]")
+
+
+def _linked_pins(ctx) -> list:
+    """Pins given as links the text presents as the version used: "vLLM [commit](.../commit/acbed3e)",
+    "[v0.6.3](.../releases/tag/v0.6.3)" (LABELLING.md: a version inside a URL declares nothing unless the link
+    is presented as the version used). The masked text has lost the URL, so the raw line is read."""
+    out = []
+    for i, block in enumerate(ctx.d.w.blocks):
+        if "](" not in block.text or block.kind in ("code", "heading"):
+            continue
+        for m in _LINK_PIN.finditer(block.text):
+            if in_run(ctx, i, m.start()):
+                out.append((i, Spot(m.start(), m.end(), f"{m.group(1)} {m.group(2)}")))
+    return out
+
+
+def _heading_pins(ctx) -> list:
+    """A heading that is a version and commit ("v0.7.1 + 9528a74") over a section of results pins the one
+    engine the document names."""
+    rx = icase(r"^\W*v\d+\.\d+(?:\.\d+)?(?:\.?post\d+|rc\d+)?(?:\W+[0-9a-f]{7,40})?\W*$")
+    if len({engine_key(m.group(0)) for _, m in engine_mentions(ctx)}) != 1:
+        return []
+    return [(i, m) for i, block in enumerate(ctx.d.w.blocks) if block.kind == "heading" and in_run(ctx, i, 0)
+            for m in [rx.search(ctx.d.plains[i].strip("# \n"))] if m]
+
+
+def _unpinned_engines(ctx, pins) -> list:
+    """First mention of each engine named in the runs that no pin covers. A pin that starts with the engine's
+    name pins that engine; any other pin (a commit, an image tag) pins the engines named in its sentence, or
+    the only engine the document names."""
+    named: dict[str, tuple] = {}
+    for i, m in engine_mentions(ctx):
+        named.setdefault(engine_key(m.group(0)), (i, m))
+    pinned: set[str] = set()
+    lead = re.compile(r"(?i)(?:" + ENGINES + r")")
+    for i, m in pins:
+        start = lead.match(str(m.group(0)))
+        if start:
+            pinned.add(engine_key(start.group(0)))
+            continue
+        sentence = ctx.d.sentence(i, m) if hasattr(m, "re") else ctx.d.line_text(i, m.start())
+        near = {engine_key(x.group(0)) for x in lead.finditer(sentence)}
+        pinned |= near or (set(named) if len(named) == 1 else set())
+    return [hit for key, hit in named.items() if key not in pinned]
 
 
 @run_setting
 def engine_mentions(ctx):
     """Engine names in the text, less the benchmark client ('vllm bench')."""
-    engine_rx = icase(r"\b(?:" + ENGINES + r")\b")
-    return [(i, m) for i, m in ctx.d.hits(engine_rx)
-            if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[i][m.start():m.start() + 12])]
+    # ASCII word edges: in Chinese or Japanese text the name touches other word characters ("比较了lightllm和").
+    engine_rx = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
+    # "what vLLM calls TPOT", "vLLM's definition": the engine named as the authority of a term, not one that ran
+    term = re.compile(r"(?:'s)?\s+(?:calls?|defines?|definitions?|terminology|conventions?|naming|names?\s+it)\b", re.I)
+    found = [(i, m) for i, m in ctx.d.hits(engine_rx)
+             if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[i][m.start():m.start() + 12])
+             and not term.match(ctx.d.plains[i], m.end()) and not _inside_identifier(ctx.d.plains[i], m)
+             and not _navigation(ctx.d.w.blocks[i])]
+    # A command of the runs names its engine ('llama-cli' runs llama.cpp) even when the prose does not.
+    seen = {engine_key(m.group(0)) for _, m in found}
+    for c in ctx.d.commands:
+        if c.engine and ctx.d._run[c.block] and engine_key(c.engine) not in seen:
+            seen.add(engine_key(c.engine))
+            found.append((c.block, Spot(c.start, c.start + len(c.words[0]), c.engine)))
+    return found
+
+
+def _inside_identifier(text: str, m) -> bool:
+    """An engine name glued into an identifier ('llm-d-pd', 'vllm/vllm-openai', 'sglang_router') is part of a name."""
+    return bool(re.match(r"[-_/.]\w", text[m.end():m.end() + 2]) or (m.start() and text[m.start() - 1] in "-_/."))
+
+
+def _navigation(block) -> bool:
+    """A table-of-contents entry: a list item that is only a link to an anchor of the page."""
+    return block.kind == "list_item" and bool(re.fullmatch(r"\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]*\]\(#[^)]*\)\s*", block.text))
 
 
 def launch_command(ctx) -> TextFinding:
