@@ -12,7 +12,7 @@ from .findings import ITEM_GROUPS
 from .manifest import BenchmarkManifest
 from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding, Setup
 from .reading.blocks import parse_writeup
-from .reading.masks import fill_in_fields, mask_block
+from .reading.masks import fill_in_fields, mask_block, shorten_runs
 from .report import build_report
 from .results import judge_result
 from .source import KEPT_ROWS, MANIFEST_KEYS, RecordRows, parse_structured, read_source
@@ -52,7 +52,7 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
             pass
         if not text.strip():
             raise InputFormatError(f"{argument('text')}: empty write-up; nothing to audit")
-        writeup = parse_writeup(text)
+        writeup = parse_writeup(shorten_runs(text))
         raw_items, raw_rules, conflicts, searched, found_setups = judge_writeup(writeup)
         if request.path is not None and not any(f.status in ("declared", "partial") for f in raw_items) \
                 and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules) and fill_in_fields(text) < 5:

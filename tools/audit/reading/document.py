@@ -17,10 +17,14 @@ from .blocks import Writeup, quote_line
 from .claims import Claim, table_claims
 from .commands import Command, Flag, parse_commands
 from .tables import Table, read_tables
+from .vocabulary import GPU
 from .masks import blank, mask_block
 from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
 
-__all__ = ["SENTENCE_REACH", "Document", "Spot"]
+__all__ = ["MAX_HITS", "SENTENCE_REACH", "Document", "Spot"]
+
+MAX_HITS = 2000
+"""Matches kept per pattern (see ``Document.hits``)."""
 
 # A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
 # with a colon and the next line continues in lower case without starting a "key: value" record.
@@ -175,6 +179,14 @@ class Document:
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
+        self._literal_blocks: dict[str, list[int]] = {}
+
+    @functools.cached_property
+    def _gpu_blocks(self) -> list[int]:
+        """Blocks that name an accelerator or the word GPU (one scan, shared by every pattern built on the
+        accelerator names: each of their matches holds one or the other)."""
+        gate = re.compile("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
+        return [i for i, text in enumerate(self.plains) if gate.search(text)]
 
     @functools.cached_property
     def tables(self) -> list[Table]:
@@ -260,38 +272,56 @@ class Document:
         # sentence checks stay linear in the input.
         return max(left, start - SENTENCE_REACH), min(right, end + SENTENCE_REACH)
 
-    def _candidates(self, anchors: tuple[str, ...]) -> set[int]:
-        """Blocks containing at least one of the anchor literals (str.find, at most one hit per block each)."""
-        text, starts, found = self._lower_all, self._starts, set()
-        for literal in anchors:
+    def _blocks_with(self, literal: str) -> list[int]:
+        """Indices of the blocks whose lower-cased text holds ``literal`` (str.find jumps block to block; kept
+        per literal, since many patterns share their anchors)."""
+        found = self._literal_blocks.get(literal)
+        if found is None:
+            text, starts, last = self._lower_all, self._starts, len(self._starts) - 1
+            found = []
             pos = text.find(literal)
             while pos >= 0:
                 b = bisect_right(starts, pos) - 1
-                found.add(b)
-                if b + 1 >= len(starts):
+                found.append(b)
+                if b >= last:
                     break
                 pos = text.find(literal, starts[b + 1])
+            self._literal_blocks[literal] = found
         return found
 
+    def _candidates(self, anchors: tuple[str, ...]) -> list[int]:
+        """Blocks holding at least one anchor literal, in document order."""
+        if len(anchors) == 1:
+            return self._blocks_with(anchors[0])
+        return sorted(set().union(*(self._blocks_with(lit) for lit in anchors)))
+
     def hits(self, rx: re.Pattern[str], kinds: tuple[str, ...] | None = None, *, scope: str | None = None):
-        """(block index, match) for every match (computed once per pattern).
+        """(block index, match) for every match, in document order (computed once per pattern).
 
         ``scope`` picks the view: 'run' (statements about the measured runs: what declares an item),
         'claims' (also background prose: where a performance claim can be made) or 'any' (also how-to
         and other context: a definition of TPOT holds wherever it is written). Default: ``default_scope``.
+        At most ``MAX_HITS`` matches are kept: a verdict is settled by the first thousands of statements,
+        and a megabyte of repeated lines must not cost a scan of every repetition by every pattern.
         """
         scope = scope or self.default_scope
         key = (rx.pattern, rx.flags, kinds, scope)
         if key not in self._hits:
             anchors = _anchors(rx.pattern, rx.flags)
-            candidates = self._candidates(anchors) if anchors else None
+            if anchors:
+                order = self._candidates(anchors)
+            elif GPU in rx.pattern:  # every match names an accelerator: only blocks that name one
+                order = self._gpu_blocks
+            else:
+                order = range(len(self.w.blocks))
             texts = self.plains
             if rx.flags & re.IGNORECASE:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
             view = self._views[scope] if scope != "any" else None
-            found = []
-            for i, block in enumerate(self.w.blocks):
-                if (kinds is not None and block.kind not in kinds) or (candidates is not None and i not in candidates):
+            blocks = self.w.blocks
+            found: list[tuple[int, re.Match[str]]] = []
+            for i in order:
+                if kinds is not None and blocks[i].kind not in kinds:
                     continue
                 spans = view[i] if view is not None else None
                 if spans == []:
@@ -299,6 +329,10 @@ class Document:
                 for m in rx.finditer(texts[i]):
                     if spans is None or any(a <= m.start() < b for a, b in spans):
                         found.append((i, m))
+                        if len(found) >= MAX_HITS:
+                            break
+                if len(found) >= MAX_HITS:
+                    break
             self._hits[key] = found
         return iter(self._hits[key])
 

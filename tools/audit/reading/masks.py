@@ -15,7 +15,20 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["blank", "fill_in_fields", "mask_block"]
+__all__ = ["blank", "fill_in_fields", "mask_block", "shorten_runs"]
+
+_LONG_TOKEN = re.compile(r"([^\s]{300})[^\s]+|([ \t]{200})[ \t]+")
+
+
+def shorten_runs(text: str) -> str:
+    """``text`` with every run of more than 300 non-blank characters (or 200 blanks) cut to that length.
+
+    No word, number, Hub id or hash is that long; a megabyte-long "word" is noise that every pattern would
+    otherwise scan position by position. Only the length of such lines changes, never their number.
+    """
+    if len(text) < 300:
+        return text
+    return _LONG_TOKEN.sub(lambda m: m.group(1) or m.group(2), text)
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 # HTML tags a write-up may use; anything else in angle brackets with words inside is a placeholder.

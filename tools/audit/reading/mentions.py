@@ -34,6 +34,7 @@ def figures(ctx):
     figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(ctx.d.hits(GOODPUT))}
     # Tables as data: a column of figures whose metric is named only by its header glossary, caption or heading.
     seen = set()
+    has = {group: {i for i, _ in hits} for group, hits in figs.items()}
     for claim in ctx.d.claims:
         key = (claim.block, claim.metric, claim.label)
         if claim.metric is None or key in seen or not ctx.d.in_view(claim.block, claim.start):
@@ -42,7 +43,8 @@ def figures(ctx):
         name = _SPOT_NAMES.get(claim.metric, claim.label[:40] or claim.metric)
         hit = (claim.block, Spot(claim.start, claim.end, name))
         for group in _GROUPS.get(claim.metric, ()):
-            if not any(i == claim.block for i, _ in figs[group]):
+            if claim.block not in has[group]:
+                has[group].add(claim.block)
                 figs[group].append(hit)
     ctx.cache["figs"] = figs
     return figs

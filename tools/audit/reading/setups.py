@@ -54,8 +54,12 @@ def _hardware(text: str) -> tuple[str, int | None, str] | None:
 def find_setups(units: list[tuple[int, str, str]]) -> list[SetupMention]:
     """Distinct (model, accelerator) pairs in ``units`` ((line, text, heading above) of the measured runs)."""
     found: dict[tuple[str, str, int | None], SetupMention] = {}
+    budget = 200_000  # characters read: setups are named early; a megabyte of repetition names no new one
     for line, text, heading in units:
-        for part in re.split(r"(?<=[.;!?])\s+|\n", text):
+        if budget <= 0:
+            break
+        budget -= len(text)
+        for part in re.split(r"(?<=[.;!?])\s+|\n", text[:50_000]):
             key = model_key(part)
             hw = _hardware(part)
             if key and not hw and heading:

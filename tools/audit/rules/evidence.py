@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..reading.blocks import quote_line
@@ -141,5 +142,10 @@ def in_values(claim: str, values: list[str]) -> bool:
     if not n:
         return False
     digits = len(n.group(1) or "")
-    target = float(n.group(0).replace(",", ""))
-    return any(abs(round(float(v), digits) - target) < 1e-9 for v in values)
+    target = round(float(n.group(0).replace(",", "")), digits)
+    return target in _rounded(tuple(values), digits)
+
+
+@functools.lru_cache(maxsize=8)
+def _rounded(values: tuple[str, ...], digits: int) -> frozenset[float]:
+    return frozenset(round(float(v), digits) for v in values)
