@@ -121,3 +121,42 @@ def test_navigation_links_identifiers_and_terms_are_not_engines_that_ran():
     text = ("# Results\n\n- [Llama.cpp](#llamacpp)\n\nWe ran SGLang v0.4.1 on 1x H100: TTFT 40 ms. Namespace: llm-d-pd. "
             "AIPerf's ITL is what vLLM calls TPOT.\n")
     assert items(text)["engine_revision"] == "declared"
+
+
+# ---------------------------------------------------------------- kernels
+
+
+def test_a_kernel_in_a_capability_sentence_is_not_a_kernel_of_the_runs():
+    # turboderp/exllamav2 README.md (MIT) and SafeAILab/EAGLE README.md (Apache-2.0): feature notes
+    text = ("# Performance\n\nExLlamaV2 now supports paged attention via Flash Attention 2.5.7+.\n\n"
+            "| Model | tokens/s |\n|---|---|\n| Llama2 7B | 164 |\n")
+    assert items(text)["kernels"] == "missing"
+
+
+def test_cuda_graphs_torch_compile_and_triton_server_are_not_kernels():
+    # sgl-project/sglang docs (Apache-2.0), predibase/lorax docs (Apache-2.0), triton-inference-server/tutorials (BSD-3)
+    text = ("# EAGLE in Triton Inference Server\n\nEAGLE decoding in SGLang (w/ `torch.compile`): ~316 tokens/s on one H100. "
+            "CUDA graphs were captured for batch sizes up to 8.\n")
+    assert items(text)["kernels"] == "missing"
+
+
+def test_generic_kernel_words_and_a_build_backend_are_partial():
+    # kvcache-ai/ktransformers docs (Apache-2.0): own kernels named only generically
+    assert items("# V0.3\n\nPrefill 255 tokens/s on 2x Xeon 6454S with our specially designed AMX kernels.\n")["kernels"] == "partial"
+    # ggml-org/llama.cpp docs/development/token_generation_performance_tips.md (MIT)
+    assert items("# Example\n\nThese runs used a CUDA build on 1x A6000: 8.7 tokens/second.\n")["kernels"] == "partial"
+
+
+def test_a_kernel_named_for_one_engine_of_a_comparison_is_partial():
+    # efeslab/Nanoflow README.md (Apache-2.0): NanoFlow's kernels, nothing for the baselines
+    text = ("# NanoFlow\n\nNanoFlow integrates CUTLASS for GEMM and FlashInfer for attention.\n\n## Benchmarks\n\n"
+            "On 8x A100 80GB, NanoFlow reaches 1.91x the throughput of vLLM v0.5.3.\n")
+    assert items(text)["kernels"] == "partial"
+    text = "# Runs\n\nOn 1x H100, SGLang 0.4 and vLLM 0.6.3 both used the FlashInfer attention backend: 40 ms TTFT.\n"
+    assert items(text)["kernels"] == "declared"
+
+
+def test_a_kernel_inside_a_model_name_is_not_a_kernel():
+    # OpenBMB/MiniCPM README (Apache-2.0): a download table of quantized checkpoints
+    text = "# Results\n\n| Model | tokens/s |\n|---|---|\n| MiniCPM-4.1-8B-Marlin | 80 |\n"
+    assert items(text)["kernels"] == "missing"

@@ -10,7 +10,8 @@ from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
 from .reading.mentions import comparison_hits
-from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, vague_version
+from .reading.statements import capability, glued
+from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version
 from .reading.setups import SetupMention, find_setups
 from .findings import TextFinding, cite, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
@@ -241,14 +242,62 @@ def launch_command(ctx) -> TextFinding:
 
 
 def kernels(ctx) -> TextFinding:
-    decl = icase(r"flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|flashinfer|flashmla|xformers|\btriton\b|cutlass|"
-                 r"\bmarlin\b|machete|cublas(?:lt)?|\baiter\b|composable[- ]kernel|VLLM_ATTENTION_BACKEND|attention[- _]backend|"
-                 r"-fa\s+1\b|flash_attn|deep_?gemm|"
-                 r"trtllm-gen|TORCH_SDPA|\bsdpa\b|exllama\s+kernels?|bitblas|fbgemm|\bhipblas")
-    part = icase(r"\bkernels?\b|cuda\s+graphs?|torch\.compile|enforce[-_]eager|\bfused\b|\b(?:metal|cuda|rocm|vulkan|sycl|cpu)\s+backend")
-    return status_of(ctx, "kernels", list(ctx.d.hits(decl)) + ctx.d.flag_hits("kernels", when=definite), list(ctx.d.hits(part)),
-                     "attention or GEMM kernel",
+    """Named attention backends or kernel libraries the runs used (declared); generic kernel wording, an
+    engine optimization without its kernel, or a kernel named for only some of the engines compared
+    (partial). A capability sentence, a name inside an identifier, Triton Inference Server, CUDA graphs and
+    torch.compile are not kernels (LABELLING.md, stack, and the batch-2 clarifications)."""
+    named = icase(patterns("kernels", "named"))
+    generic = icase(patterns("kernels", "generic"))
+    not_kernel = icase(patterns("kernels", "not"))
+
+    negated = re.compile(r"(?i)(?:\bnot?\b|\bwithout\b|\bdisabl\w*|\bturn(?:s|ed)?\s+off)[^.;\n]{0,40}$")
+
+    def stated(hits):
+        out = []
+        for i, m in hits:
+            text = ctx.d.plains[i]
+            if glued(text, m.start(), m.end()) or not_kernel.match(text, m.start()):
+                continue
+            if ctx.d.w.blocks[i].kind in ("paragraph", "list_item", "quote"):
+                a, _ = ctx.d.bounds(i, m.start(), m.end())
+                if capability(ctx.d.sentence(i, m)) or negated.search(text[a:m.start()]):
+                    continue
+            out.append((i, m))
+        return out
+
+    declared = stated(ctx.d.hits(named)) + ctx.d.flag_hits("kernels", when=definite)
+    partial = stated(ctx.d.hits(generic))
+    if not declared and not partial:
+        # A kernel library named for the system that ran, outside the runs' sections (its install steps, the
+        # engine's description): named, but not stated for the measured runs.
+        partial = stated(ctx.d.hits(named, scope="any"))
+    if declared:
+        uncovered = _engines_without(ctx, declared)
+        if uncovered:
+            return TextFinding("kernels", "partial",
+                               f"{cite(ctx, declared, 1)} is named for some engines only; none for {cite(ctx, uncovered, 2)}",
+                               ctx.d.evidence(declared + uncovered))
+    return status_of(ctx, "kernels", declared, partial, "attention or GEMM kernel",
                      "kernels / attention backend named", "kernels mentioned only generically")
+
+
+def _engines_without(ctx, hits) -> list:
+    """When the runs compare several engines, the first mention of each engine that no kernel statement names
+    (a kernel sentence naming no engine, or 'all'/'both', covers every engine)."""
+    engines: dict[str, tuple] = {}
+    for i, m in engine_mentions(ctx):
+        engines.setdefault(engine_key(m.group(0)), (i, m))
+    if len(engines) < 2:
+        return []
+    rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
+    covered: set[str] = set()
+    for i, m in hits:
+        sentence = ctx.d.sentence(i, m) if hasattr(m, "re") else ctx.d.line_text(i, m.start())
+        named = {engine_key(x.group(0)) for x in rx.finditer(sentence)}
+        if not named or re.search(r"(?i)\b(?:all|both|every|each)\b|所有|全部|两者", sentence):
+            return []
+        covered |= named
+    return [hit for key, hit in engines.items() if key not in covered]
 
 
 @run_setting

@@ -21,6 +21,7 @@ __all__ = [
     "VAGUE",
     "VERSION",
     "engine_key",
+    "patterns",
     "vague",
     "vague_version",
 ]
@@ -51,6 +52,11 @@ CLIENT_FLAGS: frozenset[str] = frozenset(_DATA["client_flags"]["names"])
 _ALIASES: dict[str, str] = _DATA["engines"]["aliases"]
 
 _VAGUE_VERSION = re.compile(r"(?i)\b(?:latest|newest|current|recent|nightly|main(?:\s+branch)?|head|tip\s+of)\W{0,3}(?:\w+\W{1,3}){0,1}$")
+
+
+def patterns(table: str, key: str) -> str:
+    """The alternation of the patterns listed under ``table``.``key`` of vocabulary.json."""
+    return "|".join(f"(?:{p})" for p in _DATA[table][key])
 
 
 def engine_key(name: str) -> str:
