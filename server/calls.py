@@ -19,7 +19,7 @@ import inspect
 import logging
 import time
 import warnings
-import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 ROOTS_CACHE_S = 10.0
 """How long a session's answer to roots/list is reused before asking again."""
 
-_ROOTS_TIMEOUT_S = 5.0
+_ROOTS_TIMEOUT_S = 2.0
 
 Runner = ProcessRunner | ThreadRunner
 
@@ -62,7 +62,7 @@ class CallPolicy:
         self.grant_hint = GRANT_HINT if client_roots else REMOTE_GRANT_HINT
         self.inline = inline or ThreadRunner()
         self.runner = runner or self.inline
-        self._roots: weakref.WeakKeyDictionary[Any, tuple[float, tuple[str, ...]]] = weakref.WeakKeyDictionary()
+        self._roots: OrderedDict[int, tuple[Any, float, tuple[str, ...]]] = OrderedDict()
 
     def runner_for(self, fn: Callable[..., BaseModel]) -> Runner:
         """The pool for module-level functions (they can be sent to a worker by name), else the thread runner."""
@@ -81,30 +81,34 @@ class CallPolicy:
             session = ctx.session
         except (AttributeError, ValueError):
             return ()
-        try:
-            cached = self._roots.get(session)
-        except TypeError:  # a session object that cannot be weakly referenced: no cache
-            cached = None
-        if cached is not None and cached[0] > time.monotonic():
-            return cached[1]
-        roots = await self._ask_roots(session)
-        try:
-            self._roots[session] = (time.monotonic() + ROOTS_CACHE_S, roots)
-        except TypeError:
-            pass
+        # The SDK hands each request a new session object; the connection's initialize parameters are one
+        # object for the connection's life, so they identify it (held here, so their id cannot be reused).
+        owner = getattr(session, "client_params", None) or session
+        cached = self._roots.get(id(owner))
+        if cached is not None and cached[0] is owner and cached[1] > time.monotonic():
+            self._roots.move_to_end(id(owner))
+            return cached[2]
+        roots, answered = await self._ask_roots(session)
+        # A client that offers roots but does not answer (some do) is not asked again on this connection,
+        # so it costs one short wait, not one per call.
+        lifetime = ROOTS_CACHE_S if answered else float("inf")
+        self._roots[id(owner)] = (owner, time.monotonic() + lifetime, roots)
+        while len(self._roots) > 1024:
+            self._roots.popitem(last=False)
         return roots
 
     @staticmethod
-    async def _ask_roots(session: Any) -> tuple[str, ...]:
+    async def _ask_roots(session: Any) -> tuple[tuple[str, ...], bool]:
+        """The client's file roots, and whether it answered (False: no roots offered, or the request failed)."""
         caps = getattr(session, "client_capabilities", None)
         if caps is None or getattr(caps, "roots", None) is None:
-            return ()  # the client does not offer roots
+            return (), False  # the client does not offer roots
         try:
             with anyio.fail_after(_ROOTS_TIMEOUT_S), warnings.catch_warnings():
                 warnings.simplefilter("ignore", MCPDeprecationWarning)  # roots is deprecated from 2026-07-28 on
                 result = await session.list_roots()
         except (MCPError, TimeoutError, ValidationError) as exc:
             logger.info("the client offers roots but roots/list failed: %s", type(exc).__name__)
-            return ()
+            return (), False
         paths = [file_uri_path(str(root.uri)) for root in result.roots]
-        return tuple(p for p in paths if p)
+        return tuple(p for p in paths if p), True

@@ -149,3 +149,21 @@ def test_a_symlink_flipping_between_inside_and_outside_never_reads_the_outside_f
                    outside / "c.json", '"layers":77')
     assert (audit[0], metrics[0], sizing[0]) == (0, 0, 0)
     assert audit[1] and metrics[1] and sizing[1]  # calls that got the inside file were answered
+
+
+async def test_a_client_that_offers_roots_but_never_answers_costs_one_short_wait(home):
+    # Some clients declare the roots capability and never answer roots/list: ask once per session, not per call.
+    import anyio
+
+    asked = []
+
+    async def silent(context):
+        asked.append(1)
+        await anyio.sleep(3600)
+
+    project = home / "project"
+    async with Client(build_server(allow_dirs=[project]), mode="legacy", list_roots_callback=silent) as client:
+        first = await client.call_tool("compute_metrics", {"path": str(project / "run.jsonl")})
+        second = await client.call_tool("compute_metrics", {"path": str(project / "run.jsonl")})
+    assert not first.is_error and not second.is_error  # the --allow-dir folder still works
+    assert len(asked) == 1
