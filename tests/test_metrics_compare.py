@@ -18,7 +18,8 @@ from llm_inference_fundamentals.tools.metrics import (
     RunInput,
     compare_runs,
 )
-from llm_inference_fundamentals.tools.metrics.bootstrap import RunSample, _weighted_quantiles, relative_interval, replicates
+from llm_inference_fundamentals.tools.metrics import orderstats
+from llm_inference_fundamentals.tools.metrics.bootstrap import STATISTICS, RunSample, relative_interval, replicates, resample_chunks
 from llm_inference_fundamentals.tools.metrics.repeats import chi2_quantile, t_quantile
 
 DATA = Path(__file__).parent / "data" / "metrics"
@@ -64,14 +65,64 @@ def test_bootstrap_variance_of_the_mean_is_the_textbook_formula():
     assert np.std(rep["ttft"]["mean"]) == pytest.approx(np.std(x) / math.sqrt(x.size), rel=0.03)
 
 
-def test_weighted_quantiles_equal_numpy_on_the_materialised_resample():
-    rng = np.random.default_rng(1)
-    x = np.sort(rng.uniform(0, 1, 40))
-    counts = np.stack([np.bincount(rng.integers(0, 40, 40), minlength=40) for _ in range(5)]).astype(float)
-    got = _weighted_quantiles(x, counts, [50.0, 90.0, 99.0])
-    for row in range(5):
-        resample = np.repeat(x, counts[row].astype(int))
-        assert [g[row] for g in got] == pytest.approx(np.percentile(resample, [50, 90, 99]), rel=1e-12)
+def _materialised_replicates(sample, resamples, seed):
+    """The straightforward bootstrap: build every resample (the same draws) and apply np.mean / np.percentile."""
+    starts = np.concatenate(([0], np.cumsum(sample.n_itl)))
+    out = {name: {s: [] for s in STATISTICS} for name in [*sample.per_request, "itl"]}
+    for idx in resample_chunks(sample.n, resamples, seed):
+        for row in idx:
+            drawn = {name: v[row][np.isfinite(v[row])] for name, v in sample.per_request.items()}
+            drawn["itl"] = np.concatenate([sample.itl_s[starts[i]:starts[i + 1]] for i in row])
+            for name, x in drawn.items():
+                for s, q in STATISTICS.items():
+                    out[name][s].append(np.nan if x.size == 0 else np.mean(x) if q is None else np.percentile(x, q))
+    return {name: {s: np.array(v) for s, v in d.items()} for name, d in out.items()}
+
+
+def _medium_trace(n, seed, *, heavy=False):
+    # ties (gaps rounded to 0.1 ms), zero gaps, requests without gaps (no TPOT), unknown TTFTs, one request
+    # holding most of the gaps when heavy: every branch of the exact order statistics
+    rng = np.random.default_rng(seed)
+    n_itl = rng.integers(0, 40, n)
+    if heavy:
+        n_itl[0] = 4000
+    gaps = np.round(rng.gamma(2.0, 0.005, int(n_itl.sum())), 4)
+    gaps[rng.random(gaps.size) < 0.1] = 0.0
+    ttft = rng.lognormal(-2, 0.5, n)
+    ttft[rng.random(n) < 0.05] = np.nan
+    tpot = np.where(n_itl > 0, np.round(rng.uniform(0.01, 0.02, n), 3), np.nan)
+    return RunSample(per_request={"ttft": ttft, "tpot": tpot, "e2el": ttft + 1.0}, itl_s=gaps, n_itl=n_itl)
+
+
+def _assert_same(fast, slow):
+    assert fast.keys() == slow.keys()
+    for name in slow:
+        for s in STATISTICS:
+            a, b = fast[name][s], slow[name][s]
+            assert np.array_equal(np.isnan(a), np.isnan(b)), (name, s)
+            if s == "mean":  # summation order differs: equal to rounding
+                assert a[~np.isnan(a)] == pytest.approx(b[~np.isnan(b)], rel=1e-12), (name, s)
+            else:  # order statistics interpolated as numpy does: bit for bit
+                assert np.array_equal(a[~np.isnan(a)], b[~np.isnan(b)]), (name, s)
+
+
+@pytest.mark.parametrize("heavy", [False, True])
+def test_replicates_equal_the_materialised_resamples(heavy):
+    sample = _medium_trace(300, 11, heavy=heavy)
+    fast = replicates(sample, resamples=400, seed=5)
+    _assert_same(fast, _materialised_replicates(sample, 400, 5))
+    _assert_same(replicates(sample, resamples=400, seed=5), fast)  # same seed, same replicates
+
+
+def test_replicates_outside_their_window_take_the_exact_slow_path(monkeypatch):
+    # a window half a standard deviation wide misses most rows' ranks: they are answered from the sorted sample
+    monkeypatch.setattr(orderstats, "WINDOW_Z", 0.5)
+    missed = []
+    full = orderstats.PooledSample._full
+    monkeypatch.setattr(orderstats.PooledSample, "_full", lambda self, c, t: missed.append(t.size) or full(self, c, t))
+    sample = _medium_trace(200, 12, heavy=True)
+    _assert_same(replicates(sample, resamples=300, seed=9), _materialised_replicates(sample, 300, 9))
+    assert sum(missed) > 100
 
 
 def test_itl_mean_is_resampled_by_request_exactly():

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .bootstrap import ITL_BINS, STATISTICS, RunSample, relative_interval, replicates
+from .bootstrap import STATISTICS, RunSample, relative_interval, replicates
 from .confounders import Confounder, find_confounders
 from .cost import CostEstimate, cost_estimate
 from .latency import tpot_s
@@ -252,7 +252,8 @@ def compare_measured(measured: list[Measured], request: CompareRequest) -> Compa
             f"bootstrap: each run's successful requests resampled with replacement ({request.resamples} resamples, seed "
             f"{request.seed} + run index), a request's TTFT, TPOT, E2E and chunk gaps kept together; interval = "
             f"{request.confidence:.0%} percentile interval of stat(run*) / stat(baseline*) - 1 over independent resamples of "
-            f"the two runs; ITL percentiles from {ITL_BINS} log-spaced gap bins per request (within a bin), ITL mean exact; "
+            "the two runs; each replicate is exact: numpy linear percentiles of the resample (ITL over its requests' chunk "
+            "gaps), computed from the draw counts without building the resample; "
             "values themselves are the exact statistics (numpy linear percentiles)"
         ),
         definitions="every run recomputed with vllm bench serve's definitions (compute_metrics; references/metrics.md#tpot, "

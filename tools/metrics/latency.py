@@ -59,14 +59,18 @@ def distribution(values: np.ndarray, extra_percentiles: tuple[float, ...] = (), 
         return None
     x = values * scale if scale != 1.0 else values
     extras = tuple(p for p in extra_percentiles if p not in DEFAULT_PERCENTILES)
-    qs = np.percentile(x, [50.0, *DEFAULT_PERCENTILES, *extras])  # method="linear", numpy's default and vLLM's
+    # mean and std first: a scaled copy is ours to partition in place (a run's 5 million chunk gaps are not copied
+    # again), which reorders it, and a sum's rounding depends on the order
+    mean, std, low, high = float(np.mean(x)), float(np.std(x)), float(np.min(x)), float(np.max(x))
+    # method="linear", numpy's default and vLLM's
+    qs = np.percentile(x, [50.0, *DEFAULT_PERCENTILES, *extras], overwrite_input=x is not values)
     return Distribution(
         count=int(x.size),
-        mean=float(np.mean(x)),
+        mean=mean,
         median=float(qs[0]),
-        std=float(np.std(x)),
-        min=float(np.min(x)),
-        max=float(np.max(x)),
+        std=std,
+        min=low,
+        max=high,
         p90=float(qs[1]),
         p95=float(qs[2]),
         p99=float(qs[3]),

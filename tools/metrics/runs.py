@@ -81,7 +81,7 @@ def _count_runs(source: InputSource) -> int:
         obj = None
     if isinstance(obj, dict):
         if is_vllm_run(obj) or is_sglang_run(obj):  # appended runs: one per line
-            return sum(1 for _, line in source.lines() if line.strip())
+            return source.count_content_lines()
         doc = obj  # a one-line document (guidellm, genai-perf) or a per-request line (records, aiperf): see below
     else:
         doc = source.load_json()

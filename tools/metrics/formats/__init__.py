@@ -149,7 +149,7 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         return trace
 
     # Run-level formats: one object per line (appended runs) or one document.
-    runs = 1 if whole is not None else sum(1 for _ in _nonempty(source))
+    runs = 1 if whole is not None else source.count_content_lines()
     if detected in ("vllm", "sglang"):
         index = 0 if run_index is None else run_index
         if not 0 <= index < runs:
@@ -218,12 +218,6 @@ def _sibling_aiperf_load(source: InputSource):  # -> LoadSetting | None
     except (FundamentalsError, ValueError, RecursionError):
         return None
     return summary_load(doc) if isinstance(doc, dict) else None
-
-
-def _nonempty(source: InputSource) -> Iterator[int]:
-    for number, line in source.lines():
-        if line.strip():
-            yield number
 
 
 def _run_object(source: InputSource, whole: Any, index: int) -> tuple[dict[str, Any], int | None]:
