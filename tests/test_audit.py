@@ -568,10 +568,13 @@ def test_pandas_describe_of_latency_columns_is_a_distribution():
 
 
 def test_output_length_that_is_also_a_cap_does_not_back_steady_decode():
-    # max_tokens 128 with EOS honoured is a cap; "38.7 req/s x 128 tokens" repeats the cap, not a completed length
-    text = ("Requests use max_tokens 128 and end_id set. At c=16 that's ~4.9k output tok/s aggregate "
-            "(38.7 req/s x 128 tokens).\n")
+    # max_tokens 128 with EOS honoured is a cap; "2.4 req/s x 128 tokens" repeats the cap, not a completed length.
+    # (A per-user decode rate: an aggregate output rate alone is no decode-rate figure, LABELLING.md.)
+    text = ("Requests use max_tokens 128 and end_id set. At c=16 that's ~306 output tok/s per user "
+            "(2.4 req/s x 128 tokens).\n")
     assert status(audit_text(text), "steady_decode").status == "unclear"
+    aggregate = "Requests use max_tokens 128 and end_id set. At c=16 that's ~4.9k output tok/s aggregate.\n"
+    assert status(audit_text(aggregate), "steady_decode").status == "not_applicable"
 
 
 def test_projected_headline_figure_violates_evidence_class():

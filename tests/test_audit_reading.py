@@ -164,3 +164,23 @@ def test_each_tool_maps_its_flags_to_contract_items(line, tool, expected):
 def test_comments_and_prompts_are_not_commands():
     cmds = parse_commands([(0, "# vllm serve org/model -tp 8\n$ vllm serve org/model -tp 2\n")])
     assert len(cmds) == 1 and cmds[0].values("gpu_count")[0].value == "2"
+
+
+# ---------------------------------------------------------------- real pages (tests/data/audit/dev/SOURCES.md)
+
+DEV = __import__("pathlib").Path(__file__).parent / "data" / "audit" / "dev"
+
+
+def test_a_real_how_to_page_declares_nothing():
+    # lmdeploy docs/en/benchmark/benchmark.md: install steps and benchmark commands, no result
+    s = statuses((DEV / "lmdeploy_benchmark_howto.md").read_text())
+    assert {v for k, v in s.items() if not k.startswith("spec_") and k != "distinct_prefixes"} <= {"missing", "not_applicable"}
+
+
+def test_a_real_results_page_reads_its_tables_through_the_glossary():
+    # lmdeploy docs/en/benchmark/a100_fp16.md: 'FTL: First Token Latency' defined above the tables,
+    # 'A100-80G(x8)' in the first line, 'throughput(out tok/s)' columns
+    s = statuses((DEV / "lmdeploy_a100_fp16.md").read_text())
+    assert s["hardware"] == "declared" and s["distinct_prefixes"] == "missing"
+    assert s["latency_distributions"] == "partial" and s["throughput_basis"] == "ok"
+    assert s["steady_decode"] == "not_applicable"  # whole-run throughput is not a decode rate

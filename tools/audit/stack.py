@@ -307,7 +307,7 @@ def gpu_counts(ctx):
     # The count must be a word of its own: "NVIDIA H100" is not "a H100".
     count_before = icase(r"(?<![\w.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")")
     index_range = icase(r"\bGPUs?\s+(\d+)\s*-\s*(\d+)\s*:\s*(?:nvidia\s+|amd\s+)?(" + GPU + r")")
-    count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*[x×]\s*(\d+)\b")
+    count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*\(?\s*[x×]\s*(\d+)\b")  # "A100-80G(x8)" too
     gpus_n = icase(r"\b(\d+)\s+(?:(" + GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + GPU + r")")
     words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
     for i, m in ctx.d.hits(count_before):

@@ -68,6 +68,12 @@ def has_ttft_figure(ctx):
     for i, m in ctx.d.hits(TTFT_KW):
         if re.search(r"\d", ctx.d.plains[i]):
             return (i, m)
+    # a table column of first-token or prefill figures named by its header, glossary, caption or heading
+    for claim in ctx.d.claims:
+        if claim.metric in ("ttft", "prefill_latency", "prefill_rate") and ctx.d.in_view(claim.block, claim.start, "run"):
+            from .reading.document import Spot
+
+            return (claim.block, Spot(claim.start, claim.end, claim.label))
     return None
 
 

@@ -57,11 +57,19 @@ def decode_rates(ctx):
     out = []
     prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", re.I)
     decode = re.compile(r"output|generat|decode|\btg\d+", re.I)
+    # a whole-run throughput (a table column "throughput", "aggregate") is not a decode rate unless it is per
+    # user or per stream (LABELLING.md: aggregate whole-run throughput alone is not a decode-rate figure)
+    aggregate = re.compile(r"throughput|aggregate|across\s+all|total\s+tok", re.I)
+    per_stream = re.compile(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|batch)|"
+                            r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|\bdecode\b|generation\s+speed|tokens?\s+per\s+second\s+per", re.I)
     verdict: dict[str, bool] = {}  # the same line is judged once, however many figures it holds
     for i, m in figures(ctx)["rate"]:
         line = ctx.d.line_text(i, m.start(), m.end())
+        if ctx.d.w.blocks[i].kind == "table":
+            line = line + " " + ctx.d.header(i)
         if line not in verdict:
-            verdict[line] = bool(prefill.search(line)) and not decode.search(line)
+            verdict[line] = (bool(prefill.search(line)) and not decode.search(line)) or \
+                            (bool(aggregate.search(line)) and not per_stream.search(line))
         if verdict[line]:
             continue
         out.append((i, m))

@@ -19,7 +19,7 @@ def throughput_basis(ctx) -> TextFinding:
     figs += f["goodput"]
     if not figs:
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-    basis_rx = re.compile(r"output|input|total|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+    basis_rx = re.compile(r"output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
@@ -54,6 +54,13 @@ def throughput_basis(ctx) -> TextFinding:
     if scope or requests_only:
         return TextFinding("throughput_basis", "ok", "token basis and aggregate/per-session scope stated",
                            ctx.d.evidence(figs[:1] + ([scope] if scope else [])))
+    # a figure labelled as a run's throughput ("output token throughput", a table column "throughput(out tok/s)")
+    # is evidently aggregate (LABELLING.md); only a bare rate leaves the scope open
+    run_rate = re.compile(r"throughput|吞吐|スループット", re.I)
+    if all(run_rate.search(ctx.d.sentence(i, m) + (" " + ctx.d.header(i) if ctx.d.w.blocks[i].kind == "table" else ""))
+           for i, m in figs):
+        return TextFinding("throughput_basis", "ok", "token basis stated; a run's throughput is an aggregate",
+                           ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
                        ctx.d.evidence(figs[:2]))
 
