@@ -1,8 +1,7 @@
 """Table cells as evidence: the tables of the measured runs, and the cells a label gives a meaning.
 
-``tables(ctx)`` reads every table of the document once (``reading.tables``) from the masked block
-texts (comments, link targets and placeholders taken out, offsets unchanged), and keeps those that
-sit in the measured runs' view (``reading.scope``): a table under "Installation" or a how-to is
+``tables(ctx)`` takes the tables the document read once (``reading.tables``; cell texts lose their
+markup, link targets, comments and placeholders) and keeps those that sit in the measured runs' view (``reading.scope``): a table under "Installation" or a how-to is
 context, not a declaration. ``cell_hits`` gives the cells under a matching column header or beside a
 matching row label as (block, span) pairs, the shape every contract item collects its evidence in.
 """
@@ -15,8 +14,7 @@ import re
 from importlib.resources import files
 
 from .document import Spot
-from .masks import mask_block
-from .tables import Table, labelled_cells, read_tables
+from .tables import Table, labelled_cells
 
 __all__ = ["cell_hits", "in_run", "label", "phrases", "tables"]
 
@@ -48,16 +46,14 @@ def in_run(ctx, block: int, offset: int) -> bool:
 
 
 def tables(ctx, *, scope: str = "run") -> list[Table]:
-    """The document's tables (read once); with ``scope='run'`` only those about the measured runs."""
-    if "tables" not in ctx.cache:
-        blocks = ctx.d.w.blocks
-        texts = [mask_block(b.text, "code" if b.kind in ("html", "code") else b.kind)
-                 if b.kind in ("table", "html", "code") and ("|" in b.text or "<t" in b.text) else b.text for b in blocks]
-        ctx.cache["tables"] = read_tables(blocks, texts, ctx.d.w.lines)
-    found = ctx.cache["tables"]
+    """The document's tables (read once, by the document); with ``scope='run'`` only those about the
+    measured runs."""
     if scope == "any":
-        return found
-    return [t for t in found if any(in_run(ctx, t.block, c.start) for c in (t.header or [c for r in t.rows[:1] for c in r])[:1])]
+        return ctx.d.tables
+    if "run_tables" not in ctx.cache:
+        ctx.cache["run_tables"] = [t for t in ctx.d.tables
+                                   if any(in_run(ctx, t.block, c.start) for c in (t.header or [c for r in t.rows[:1] for c in r])[:1])]
+    return ctx.cache["run_tables"]
 
 
 def cell_hits(ctx, label: re.Pattern[str], *, value: re.Pattern[str] | None = None, rows_too: bool = True,

@@ -190,8 +190,8 @@ class Document:
 
     @functools.cached_property
     def tables(self) -> list[Table]:
-        """Every markdown table read as data (reading.tables)."""
-        return read_tables(self.w.blocks)
+        """Every table read as data (reading.tables): markdown, HTML, reStructuredText, printed in code."""
+        return read_tables(self.w.blocks, lines=self.w.lines)
 
     @functools.cached_property
     def claims(self) -> list[Claim]:
