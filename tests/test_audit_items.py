@@ -160,3 +160,47 @@ def test_a_kernel_inside_a_model_name_is_not_a_kernel():
     # OpenBMB/MiniCPM README (Apache-2.0): a download table of quantized checkpoints
     text = "# Results\n\n| Model | tokens/s |\n|---|---|\n| MiniCPM-4.1-8B-Marlin | 80 |\n"
     assert items(text)["kernels"] == "missing"
+
+
+# ---------------------------------------------------------------- hardware and the setups it must cover
+
+
+def test_hardware_stated_for_one_section_of_results_only_is_partial():
+    # efeslab/Nanoflow README.md (Apache-2.0): counts in two sections' headings, none for the third
+    text = ("# NanoFlow\n\n### Online latency: Llama2-70B on 8xA100 (80GB)\n\nAt 4 req/s NanoFlow keeps normalized latency "
+            "under 50 ms/token.\n\n### Feasibility: offline throughput on different models\n\nLLaMA-3-8B reaches 1,290 tokens/s "
+            "per GPU with input 1024 and output 512.\n")
+    found = {f.id: f for f in report(text).items}["hardware"]
+    assert found.status == "partial" and "(l.9)" in found.why
+
+
+def test_hardware_in_a_setup_section_or_summary_covers_every_result():
+    # a setup section with figures of its own still states the stack for all results (LABELLING.md "Several setups")
+    text = ("# Disaggregated prefill\n\n## Configuration\n\n- Engine: TensorRT-LLM 0.17.0, 8x H100 SXM total\n"
+            "- Workload: Poisson arrivals at 12 req/s\n\n## Results\n\n| setup | goodput (req/s) | p50 TTFT |\n|---|---|---|\n"
+            "| aggregated | 8.9 | 320 ms |\n")
+    assert items(text)["hardware"] == "declared"
+    # alibaba/rtp-llm-style report: the hardware in the opening summary, the figures in a later section
+    text = ("# DSpARK backport\n\n## Scope and result\n\nBoth runtimes used two H20 GPUs; the gap is 1.66x at concurrency 1.\n\n"
+            "## End-to-end performance\n\n| runtime | conc | tok/s |\n|---|---|---|\n| RTP-LLM | 1 | 28.01 |\n")
+    assert items(text)["hardware"] == "declared"
+
+
+def test_a_count_written_as_hardware_is_not_a_speedup_result():
+    text = "# A vs B\n\n## What changed\n\nHardware: 4x H100 SXM 80GB, TP=4.\n\n## Results\n\n| engine | TTFT p50 (ms) |\n|---|---|\n| A | 310 |\n"
+    assert items(text)["hardware"] == "declared"
+
+
+def test_accelerators_counted_in_chinese_and_named_beside_a_singular_count():
+    # deepspeedai/DeepSpeed blogs/deepspeed-fp6 (Chinese, Apache-2.0): '在2xA100-80g上'
+    assert items("# FP6\n\n对LLaMA-2-70B模型在2xA100-80g上进行端到端服务性能测试，吞吐提升3.5倍。\n")["hardware"] == "declared"
+    assert items("# 测试\n\n在两张A100上测试，吞吐 8.98 requests/s。\n")["hardware"] == "declared"
+    # ai-dynamo/dynamo docs (Apache-2.0): 'the same single-GPU node', the accelerator in each results heading
+    text = ("# Embedding cache\n\nAll configs run on the same single-GPU node.\n\n## Results — H100\n\nTTFT p50 2,369 ms.\n\n"
+            "## Results — GB200\n\nTTFT p50 1,210 ms.\n")
+    assert items(text)["hardware"] == "declared"
+
+
+def test_the_word_gpu_inside_a_flag_or_a_model_id_is_no_hardware():
+    text = "# Serving\n\nWe served it with `--gpu-memory-utilization 0.9`: 1.99 req/s. Drafts from ibm-fms/llama3-8b-accelerator.\n"
+    assert items(text)["hardware"] == "missing"

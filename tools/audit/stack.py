@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .reading.anchors import uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
@@ -305,13 +306,20 @@ def gpu_counts(ctx):
     """(count, sku, block, match) for every GPU mention with a count."""
     out = []
     # The count must be a word of its own: "NVIDIA H100" is not "a H100".
-    count_before = icase(r"(?<![\w.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")")
+    count_before = icase(r"(?<![A-Za-z0-9_.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")")
+    # Chinese and Japanese counters: "两张A100", "8卡 H800", "单卡 A800", "A100 80G x 2"
+    cjk = icase(r"(\d+|[一二两三四五六七八十]+|单)\s*(?:张|块|台|个|卡|枚|基)\s*(?:的\s*)?(?:nvidia\s+|amd\s+)?(" + GPU + r")(?![A-Za-z0-9_])")
+    cjk_words = {"一": 1, "单": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "十": 10}
     index_range = icase(r"\bGPUs?\s+(\d+)\s*-\s*(\d+)\s*:\s*(?:nvidia\s+|amd\s+)?(" + GPU + r")")
     count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*\(?\s*[x×]\s*(\d+)\b")  # "A100-80G(x8)" too
     gpus_n = icase(r"\b(\d+)\s+(?:(" + GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + GPU + r")")
     words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
     for i, m in ctx.d.hits(count_before):
         n = words.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else None)
+        if n:
+            out.append((n, m.group(2).upper().replace(" ", ""), i, m))
+    for i, m in ctx.d.hits(cjk):
+        n = int(m.group(1)) if m.group(1).isdigit() else cjk_words.get(m.group(1))
         if n:
             out.append((n, m.group(2).upper().replace(" ", ""), i, m))
     for i, m in ctx.d.hits(index_range):  # collect_env / nvidia-smi style "GPU 0-1: NVIDIA H100"
@@ -346,7 +354,15 @@ def hardware(ctx) -> TextFinding:
         tp = ctx.d.first(TP_RX)
         if tp:
             declared = [skus[0], tp]
-    partial = skus + list(ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance")))
+    # "--gpu-memory-utilization", "llama3-8b-accelerator": the word inside a flag or a name says nothing of the hardware
+    partial = skus + [(i, m) for i, m in ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
+                      if not glued(ctx.d.plains[i], m.start(), m.end())]
+    if not declared and skus:
+        # The accelerator named, and the count given apart in the singular: "the same single-GPU node" (each
+        # setup ran on one GPU, whichever model it was).
+        single = ctx.d.first(icase(r"\bsingle[- ]GPU\b|\bone\s+GPU\b|\b1\s*[x×]?\s*GPU\b|\bsingle\s+(?:accelerator|card)\b|单卡|单\s*GPU"))
+        if single:
+            declared = [skus[0], single]
     finding = status_of(ctx, "hardware", declared, partial, "accelerator SKU and count",
                         "accelerator SKU and count stated", "hardware named without SKU or count")
     conflict = gpu_conflict(ctx)
@@ -354,7 +370,23 @@ def hardware(ctx) -> TextFinding:
         finding.status = "partial"
         finding.why = "GPU counts disagree: " + conflict[0]
         finding.evidence = conflict[1]
+    elif finding.status == "declared":
+        # Declared for every measured setup, or partial (LABELLING.md "Several setups"): a result whose section
+        # states no accelerator count, while others do.
+        left = uncovered(ctx, declared)
+        if left:
+            finding.status = "partial"
+            finding.why = (f"accelerator and count stated for some results ({cite(ctx, declared, 1)}), not for "
+                           f"{_quote_anchor(ctx, left[0])}")
+            finding.evidence = ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)]
     return finding
+
+
+def _quote_anchor(ctx, anchor) -> str:
+    """A reported result, quoted with its line ("'decode 54.21 tok/s' (l.43)")."""
+    line, text = ctx.d.ev(anchor.block, anchor.start)
+    text = " ".join(ctx.d.plains[anchor.block][anchor.start:anchor.end].split())
+    return f"'{text[:70] + ('...' if len(text) > 70 else '')}' (l.{line})"
 
 
 def setup_units(ctx) -> list[tuple[int, str, str]]:

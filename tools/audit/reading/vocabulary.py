@@ -41,7 +41,8 @@ VERSION: str = _DATA["version"]["pattern"]
 """A version, build number or commit hash."""
 GPU: str = _DATA["accelerators"]["vendor_prefix"] + "(?:" + "|".join(_DATA["accelerators"]["patterns"]) + ")"
 """An accelerator product name, with an optional vendor word."""
-GPU_RX = re.compile(r"(?<![\w/.-])" + GPU + r"(?![\w])", re.IGNORECASE)
+# ASCII word edges: in Chinese or Japanese text the name touches other word characters ("80G的A800显卡").
+GPU_RX = re.compile(r"(?<![A-Za-z0-9_/.-])" + GPU + r"(?![A-Za-z0-9_])", re.IGNORECASE)
 BENCH_TOOLS: str = "|".join(_DATA["benchmark_tools"]["patterns"])
 """Benchmark client command names (regex alternation)."""
 FORMATS: str = "|".join(_DATA["weight_formats"]["patterns"])
