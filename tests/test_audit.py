@@ -464,8 +464,11 @@ def test_json_config_in_a_code_block_declares_its_keys():
 def test_ignore_eos_set_to_false_does_not_count_as_forced_outputs():
     report = audit_text('```json\n{"max_tokens": 256, "ignore_eos": false}\n```\n\nTPOT p50 31 ms.\n')
     assert status(report, "output_length_completed").status == "missing"
-    # a cap alone (outputs may stop early at EOS) leaves the decode figure unsupported
-    assert status(report, "steady_decode").status == "unclear"
+    # LABELLING.md (clarification after adjudicating batch 1): a requested length of 64 or more counts as the stated
+    # output for steady_decode unless completed lengths are reported shorter; a short cap still fails it
+    assert status(report, "steady_decode").status == "ok"
+    short = audit_text('```json\n{"max_tokens": 16, "ignore_eos": false}\n```\n\nTPOT p50 31 ms.\n')
+    assert status(short, "steady_decode").status == "violation"
 
 
 def test_twenty_token_answers_said_in_prose_violate_steady_decode():
@@ -572,7 +575,10 @@ def test_output_length_that_is_also_a_cap_does_not_back_steady_decode():
     # (A per-user decode rate: an aggregate output rate alone is no decode-rate figure, LABELLING.md.)
     text = ("Requests use max_tokens 128 and end_id set. At c=16 that's ~306 output tok/s per user "
             "(2.4 req/s x 128 tokens).\n")
-    assert status(audit_text(text), "steady_decode").status == "unclear"
+    report = audit_text(text)
+    assert status(report, "output_length_completed").status != "declared"
+    # LABELLING.md (after adjudicating batch 1): a requested length of 64 or more backs steady decode
+    assert status(report, "steady_decode").status == "ok"
     aggregate = "Requests use max_tokens 128 and end_id set. At c=16 that's ~4.9k output tok/s aggregate.\n"
     assert status(audit_text(aggregate), "steady_decode").status == "not_applicable"
 

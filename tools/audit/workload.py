@@ -66,6 +66,11 @@ def token_spans(ctx):
                       "cap": bool(cap_words.search(before[-30:])), "hit": (i, m), "ctx": around,
                       "capacity": capacity_sentence(ctx, text[a:b])})
     for i, m in ctx.d.hits(kv):
+        text = ctx.d.plains[i]
+        # "latency per output token: 0.73 s" is a time per token, not a length
+        if re.search(r"per\s+$|latency\s+$|time\s+$", text[max(0, m.start(2) - 12):m.start(2)], re.I) \
+                or re.match(r"(?:\.\d+)?\s*(?:s|ms|sec|seconds)\b", text[m.end():m.end() + 12], re.I):
+            continue
         kind = "prompt" if m.group(2).lower() in ("input", "prompt") else "output"
         sub = None
         if kind == "output":

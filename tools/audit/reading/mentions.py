@@ -10,7 +10,14 @@ from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TP
 from .document import Spot
 from .vocabulary import BENCH_TOOLS
 
-__all__ = ["comparison_hits", "decode_rates", "figures", "tool_named", "within"]
+__all__ = ["comparison_hits", "decode_rates", "figures", "ratio_claims", "tool_named", "within"]
+
+_RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
+               r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%")
+_RATIO_LATENCY = icase(r"ttft|tpot|itl|latency|time[- ]to|延迟|遅延|レイテンシ|首字")
+_RATIO_DECODE = icase(r"decod(?:e|ing)\s+(?:speed|rate|throughput|latency)|(?:generation|decoding)\s+speed|token\s+generation|"
+                      r"faster\s+(?:decoding|generation)|tokens?\s*/\s*s(?:ec)?\s+per\s+user|生成(?:速度|加速)|解码|デコード")
+_RATIO_SPEED = icase(r"faster|speed-?up|performance|throughput|boost|improv|higher|快|性能|吞吐|加速|提高|提升|高速|倍")
 
 
 _SPOT_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2e": "latency", "prefill_latency": "prefill latency",
@@ -75,6 +82,31 @@ def decode_rates(ctx):
         out.append((i, m))
     ctx.cache["decode"] = out
     return out
+
+
+def ratio_claims(ctx) -> list[tuple[int, object, str]]:
+    """Speed-up ratios ("2.3x faster", "5.6 faster than vanilla", "提高 70%", "27.79 倍"): (block, match, kind), kind
+    'latency' (a ratio of latency), 'decode' (of generation speed), 'throughput' (of throughput) or 'bare' (no metric
+    named). LABELLING.md judges each kind under its own rule."""
+    key = "ratios:" + ctx.d.default_scope
+    if key not in ctx.cache:
+        from ..speculative import speculative_used
+
+        speculating = bool(speculative_used(ctx))
+        out = []
+        for i, m in ctx.d.hits(_RATIO, ("paragraph", "list_item", "heading", "quote")):
+            sentence = ctx.d.sentence(i, m)
+            if not _RATIO_SPEED.search(sentence):
+                continue  # "4x A100", "8 times the memory": not a speed-up
+            # in a write-up about speculative decoding, a speed-up is one of generation speed
+            decode = _RATIO_DECODE.search(sentence) or (speculating and not re.search(r"throughput|吞吐", sentence, re.I))
+            kind = ("latency" if _RATIO_LATENCY.search(sentence) else "decode" if decode
+                    else "throughput" if re.search(r"throughput|吞吐|スループット|tok(?:en)?s?\s*/\s*s|req", sentence, re.I) else "bare")
+            out.append((i, m, kind))
+            if len(out) >= 50:
+                break
+        ctx.cache[key] = out
+    return ctx.cache[key]
 
 
 def tool_named(ctx):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, IS, icase
-from ..reading.mentions import decode_rates, figures
+from ..reading.mentions import ratio_claims, decode_rates, figures
 from ..findings import TextFinding
 from ..workload import request_number, token_spans
 
@@ -19,6 +19,9 @@ def steady_decode(ctx) -> TextFinding:
         # ITL percentiles are per-token decode figures too when nothing else measures decode.
         rates = [h for h in figures(ctx)["tpot"] if re.match(r"(?i)itl|inter", h[1].group(0))]
     if not rates:
+        # a ratio of generation speed ("3x faster decoding") is a decode-rate figure too (LABELLING.md)
+        rates = [(i, m) for i, m, kind in ratio_claims(ctx) if kind == "decode"]
+    if not rates:
         return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
     spans = [s for s in token_spans(ctx) if s["kind"] == "output"]
     flag = icase(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
@@ -30,7 +33,8 @@ def steady_decode(ctx) -> TextFinding:
             if requests:
                 done.append((s["value"] / requests, s["hit"]))
             continue
-        (done if s["sub"] == "completed" else caps if s["cap"] else fixed).append((s["value"], s["hit"]))
+        if s["value"] >= 1:  # no output is 0 tokens long: a zero is some other figure
+            (done if s["sub"] == "completed" else caps if s["cap"] else fixed).append((s["value"], s["hit"]))
     for i, m in ctx.d.hits(flag):
         v = int(m.group(1) or m.group(2) or m.group(3))
         (caps if m.group(3) else fixed).append((v, (i, m)))
@@ -60,13 +64,36 @@ def steady_decode(ctx) -> TextFinding:
         return TextFinding("steady_decode", "unclear",
                            f"{int(low[0])}-token outputs (line {ctx.d.ev(*_at(low[1]))[0]}) are borderline or only some rows for steady decode",
                            ctx.d.evidence([low[1]]), reason="ambiguous")
-    if caps and max(caps)[0] <= 32:
+    if caps and max(c[0] for c in caps) <= 32:
         low = min(caps, key=lambda x: x[0])
         return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}), "
                            "too short for steady decode", ctx.d.evidence([low[1]]))
+    requested = _requested_flags(ctx) + caps
+    if requested and min(v for v, _ in requested) >= 64:
+        # LABELLING.md: a requested output length of 64 or more counts as the stated output, unless completed
+        # lengths are reported shorter (none are here)
+        low = min(requested, key=lambda x: x[0])
+        return TextFinding("steady_decode", "ok", f"the requested output length ({int(low[0])} tokens, line "
+                           f"{ctx.d.ev(*_at(low[1]))[0]}) is long enough for steady decode", ctx.d.evidence([low[1]]))
     return TextFinding("steady_decode", "unclear",
                        "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
                        ctx.d.evidence(rates[:2]))
+
+
+def _requested_flags(ctx) -> list[tuple[float, tuple]]:
+    """(length, hit) of every numeric requested-output-length flag in the measured runs' commands."""
+    from ..reading.document import Spot
+    from ..reading.flagvalues import numeric
+
+    out = []
+    for cmd, flag in ctx.d.flags("output_length_requested"):
+        if flag.value and numeric(flag.value):
+            try:
+                length = float(flag.value.split()[0].replace(",", ""))
+            except ValueError:
+                continue
+            out.append((length, (cmd.block, Spot(flag.offset, flag.offset + len(flag.written), f"{flag.written} {flag.value}"))))
+    return out
 
 
 def _at(hit) -> tuple[int, int]:

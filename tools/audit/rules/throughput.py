@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..reading.lexicon import icase
-from ..reading.mentions import figures, tool_named
+from ..reading.mentions import ratio_claims, figures, tool_named
 from ..findings import TextFinding
 
 __all__ = ["goodput_slo", "throughput_basis"]
@@ -18,6 +18,14 @@ def throughput_basis(ctx) -> TextFinding:
     figs = f["rate"] + [h for h in f["req"] if not re.search(r"request[_ ]rate|arrival|poisson|--request-rate", ctx.d.sentence(*h), re.I)]
     figs += f["goodput"]
     if not figs:
+        # LABELLING.md: a speed-up with no metric ("1.5x the performance") or a throughput ratio whose tokens are
+        # not named falls under throughput_basis, unclear (not_stated)
+        ratios = [(i, m) for i, m, kind in ratio_claims(ctx) if kind in ("bare", "throughput")]
+        if ratios:
+            i, m = ratios[0]
+            return TextFinding("throughput_basis", "unclear",
+                               f"the ratio '{m.group(0)}' (line {ctx.d.ev(i, m.start())[0]}) does not say what is counted "
+                               "(tokens or requests, aggregate or per user)", ctx.d.evidence(ratios[:2]))
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
     basis_rx = re.compile(r"output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                           r"\beval\s+(?:rate|count|duration)", re.I)

@@ -58,7 +58,8 @@ def tpot_definition(ctx) -> TextFinding:
                  r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
     # the measuring tools whose TPOT (or per-token latency) definition is fixed by their own code
     g = ctx.d.first(good) or ctx.d.first(icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
-                                               r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench"))
+                                               r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
+                                               r"token_benchmark_ray"))
     if g:
         return TextFinding("tpot_definition", "ok", "TPOT denominator / first-token treatment stated or fixed by the named client",
                            ctx.d.evidence([g]))
