@@ -77,6 +77,24 @@ def test_one_file_with_appended_vllm_runs_is_a_sweep(tmp_path):
     assert len({p.slo_attainment for p in report.points}) == 1
 
 
+@pytest.mark.parametrize("name", ["appended", "guidellm"])
+def test_each_run_of_a_sweep_file_is_parsed_once(tmp_path, monkeypatch, name):
+    # counting the runs, telling the format and reading each run all start from the same parsed JSON: a detailed
+    # vLLM line can be 50 MB, and a GuideLLM sweep is one document holding every run
+    if name == "appended":
+        obj = json.loads((DATA / "vllm_detailed.json").read_text())
+        f = tmp_path / "sweep.jsonl"
+        f.write_text("\n".join(json.dumps(dict(obj, request_rate=rate)) for rate in (1.0, 2.0, 4.0)))
+    else:
+        f = DATA / "guidellm_v02_sweep_benchmarks.json"
+    parsed: list[str] = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: parsed.append(text) or loads(text, *a, **k))
+    report = analyze_sweep(SweepRequest(runs=[RunInput(path=str(f))]))
+    assert len(report.points) == (3 if name == "appended" else 2)
+    assert parsed and len(parsed) == len(set(parsed))  # no text parsed twice
+
+
 def test_an_aiperf_artifact_folder_gives_one_point_per_run(tmp_path):
     for name in ("run_a", "run_b"):
         (tmp_path / "artifacts" / name).mkdir(parents=True)

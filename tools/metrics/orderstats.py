@@ -37,6 +37,9 @@ _LADDER = tuple(1e-5 * 1.8**k for k in range(21))
 """Candidate cuts, in CDF units away from the quantile (1e-5 to about 1)."""
 _GRID = 65_536
 """Cells (at most) of the grid that assigns values to candidate cuts while measuring the spread (a guide only)."""
+_LOOKAHEAD = 16
+"""Values read past a block's end, where rank k + 1 lies when rank k is the block's last (each is drawn with
+probability 1 - 1/e, so 16 misses about once in 10^7)."""
 _HIST_CELLS = 1_000_000
 """Per-request counts below the candidate cuts are tallied this many cells (requests x cuts) at a time."""
 
@@ -197,17 +200,19 @@ class PooledSample:
     def _in_window(
         w: _Window, counts: np.ndarray, rows: np.ndarray, below: np.ndarray, cum: np.ndarray, k: np.ndarray, k1: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Values of ranks k and k1 of ``rows`` inside the block holding rank k; also which of them have k1 past it."""
+        """Values of ranks k and k1 of ``rows``, read from the block holding rank k and a few values past it (rank
+        k1 = k + 1 may be the next block's first); also which rows have k1 past what was read."""
         import numpy as np
 
         block = (cum <= k[:, None]).sum(axis=1)
         before = np.where(block > 0, cum[np.arange(block.size), np.maximum(block - 1, 0)], below)
         start = w.starts[block]
-        size = w.starts[block + 1] - start
+        size = np.minimum(w.starts[block + 1] - start + _LOOKAHEAD, w.values.size - start)
         offsets = np.arange(int(size.max()))
-        valid = offsets[None, :] < size[:, None]
-        pos = np.where(valid, start[:, None] + offsets[None, :], start[:, None])
-        weights = np.where(valid, counts[rows[:, None], w.owners[pos]], 0)
+        flat = w.owners[np.minimum(start[:, None] + offsets[None, :], w.values.size - 1)]
+        flat += (rows * counts.shape[1])[:, None]  # a flat take is several times faster than counts[rows, owners]
+        weights = counts.ravel().take(flat)
+        weights[offsets[None, :] >= size[:, None]] = 0
         running = np.cumsum(weights, axis=1) + before[:, None]
         a = w.values[start + (running <= k[:, None]).sum(axis=1)]
         b = w.values[np.minimum(start + (running <= k1[:, None]).sum(axis=1), w.values.size - 1)]

@@ -7,7 +7,6 @@ definitions and SLOs (the same ``compute_metrics`` arithmetic), labelled for mes
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,11 +73,8 @@ def _count_runs(source: InputSource) -> int:
     head = source.head(4096).lstrip("\ufeff \t\r\n")
     if not head.startswith("{"):
         return 1
-    first = next((line for _, line in source.lines() if line.strip()), "")
-    try:
-        obj = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
-        obj = None
+    first = source.first_json()  # parsed once: load_trace reads run 0 from it
+    obj = first[1] if first is not None else None
     if isinstance(obj, dict):
         if is_vllm_run(obj) or is_sglang_run(obj):  # appended runs: one per line
             return source.count_content_lines()
@@ -129,23 +125,31 @@ def measure_runs(
                 indices = [run.run_index] if not (every_run and run.run_index is None) else list(range(count))
                 for index in indices:
                     jobs.append((source.label, source, index if count > 1 or run.run_index is not None else None, None))
-        for label_source, source, index, records in jobs:
-            if len(out) >= MAX_RUNS:
-                raise InputFormatError(f"{argument('runs')}: more than {MAX_RUNS} runs in all; split the comparison")
-            if records is not None:
-                trace = read_records(records, label="records")
-            else:
-                trace = load_trace(source, run.format, run_index=index)
-            request = MetricsRequest(
-                text="-", slo_ttft_ms=slos.get("ttft"), slo_tpot_ms=slos.get("tpot"), slo_e2el_ms=slos.get("e2el")
-            )
-            label = base_label
-            if len(jobs) > 1:
-                name = Path(label_source).parent.name if label_source.endswith(AIPERF_RECORDS) else base_label
-                label = name if index is None else f"{name}#{index}"
-            elif index is not None and run.run_index is None:
-                label = f"{base_label}#{index}"
-            out.append(Measured(label=label, source=label_source, run_index=index, trace=trace, report=_report(trace, request)))
+        last_use = {id(source): j for j, (_, source, _, _) in enumerate(jobs) if source is not None}
+        try:
+            for j, (label_source, source, index, records) in enumerate(jobs):
+                if len(out) >= MAX_RUNS:
+                    raise InputFormatError(f"{argument('runs')}: more than {MAX_RUNS} runs in all; split the comparison")
+                if records is not None:
+                    trace = read_records(records, label="records")
+                else:
+                    trace = load_trace(source, run.format, run_index=index)
+                request = MetricsRequest(
+                    text="-", slo_ttft_ms=slos.get("ttft"), slo_tpot_ms=slos.get("tpot"), slo_e2el_ms=slos.get("e2el")
+                )
+                label = base_label
+                if len(jobs) > 1:
+                    name = Path(label_source).parent.name if label_source.endswith(AIPERF_RECORDS) else base_label
+                    label = name if index is None else f"{name}#{index}"
+                elif index is not None and run.run_index is None:
+                    label = f"{base_label}#{index}"
+                out.append(Measured(label=label, source=label_source, run_index=index, trace=trace, report=_report(trace, request)))
+                if source is not None and last_use[id(source)] == j:
+                    source.close()  # its parsed JSON goes with it before the next file is read
+        finally:
+            for _, source, _, _ in jobs:
+                if source is not None:
+                    source.close()
     labels = [m.label for m in out]
     for m in out:  # same file name in different folders (aiperf's profile_export.jsonl): name the folder too
         if labels.count(m.label) > 1 and m.source not in ("text", "records"):

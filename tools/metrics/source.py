@@ -13,9 +13,9 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..errors import InputFormatError, argument
 from ..files import open_user_file
@@ -40,6 +40,7 @@ class InputSource:
     text: str | None = None
     suffix: str = ""
     path: Path | None = None  # the path as given, to find a sibling file (opened through tools.files too)
+    _parsed: dict[str, Any] = field(default_factory=dict, init=False, repr=False)  # first_json / load_json, once each
 
     def __enter__(self) -> InputSource:
         return self
@@ -48,6 +49,8 @@ class InputSource:
         self.close()
 
     def close(self) -> None:
+        """Close the file and forget what was parsed (a detailed file's parsed JSON is large)."""
+        self._parsed.clear()
         if self.handle is not None:
             self.handle.close()
 
@@ -163,13 +166,35 @@ class InputSource:
             raise InputFormatError(f"{self.label}: not UTF-8 text (byte {exc.start})") from None
 
     def load_json(self) -> object:
-        text = self.read_text()
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise json_error(self.label, exc, text) from None
-        except RecursionError:
-            raise InputFormatError(f"{self.label}: JSON nested too deeply") from None
+        """The whole input as one JSON document, parsed once per source (telling a sweep's run count, then reading
+        each run, all need it)."""
+        if "whole" not in self._parsed:
+            text = self.read_text()
+            try:
+                self._parsed["whole"] = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise json_error(self.label, exc, text) from None
+            except RecursionError:
+                raise InputFormatError(f"{self.label}: JSON nested too deeply") from None
+        return self._parsed["whole"]
+
+    def first_json(self) -> tuple[int, Any, str | None] | None:
+        """The first non-blank line: its number, its JSON value and why it does not parse on its own (``"syntax"``,
+        ``"nesting"``; None when it parses), or None when every line is blank. Parsed once per source: telling the
+        format and the run count, then reading, all start from it (a detailed vLLM file is one 50 MB line)."""
+        if "first" not in self._parsed:
+            found = None
+            for number, line in self.lines():
+                if line.strip():
+                    try:
+                        found = (number, json.loads(line.lstrip("\ufeff")), None)
+                    except RecursionError:
+                        found = (number, None, "nesting")
+                    except json.JSONDecodeError:
+                        found = (number, None, "syntax")
+                    break
+            self._parsed["first"] = found
+        return self._parsed["first"]
 
 
 def safe_name(name: object) -> str:

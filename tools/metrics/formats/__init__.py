@@ -100,13 +100,6 @@ def _objects(source: InputSource) -> Iterator[tuple[int, dict[str, Any]]]:
         yield number, obj
 
 
-def _first_line(source: InputSource) -> tuple[int, str] | None:
-    for number, line in source.lines():
-        if line.strip():
-            return number, line
-    return None
-
-
 def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None = None) -> Trace:
     """Read ``source`` in format ``fmt`` (``"auto"`` detects it) into a trace."""
     head = source.head(4096).lstrip("\ufeff \t\r\n")
@@ -116,15 +109,13 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         return read_csv(source.lines(), label=source.label)
 
     # One JSON document spread over lines (pretty-printed) or a JSON array: parse it whole.
-    first = _first_line(source)
+    first = source.first_json()
     assert first is not None
+    first_number, first_obj, problem = first
     whole: Any = None
-    try:
-        first_obj: Any = json.loads(first[1].lstrip("\ufeff"))
-    except RecursionError:
-        raise InputFormatError(f"{source.label}: line {first[0]}: JSON nested too deeply") from None
-    except json.JSONDecodeError:
-        first_obj = None
+    if problem == "nesting":
+        raise InputFormatError(f"{source.label}: line {first_number}: JSON nested too deeply")
+    if problem == "syntax":
         whole = source.load_json()
     if whole is None and isinstance(first_obj, list):
         whole = first_obj
@@ -155,7 +146,7 @@ def load_trace(source: InputSource, fmt: str = "auto", *, run_index: int | None 
         if not 0 <= index < runs:
             raise InputFormatError(f"{source.label}: {argument('run_index')} {index} is out of range; the file holds {runs} runs (0-{runs - 1})")
         if whole is None and index == 0:
-            obj, number = first_obj, first[0]  # already parsed: a detailed file can be one 100 MB line
+            obj, number = first_obj, first_number  # already parsed: a detailed file can be one 100 MB line
         else:
             obj, number = _run_object(source, whole, index)
         where = f"{source.label}: line {number}" if number else source.label
