@@ -204,3 +204,48 @@ def test_accelerators_counted_in_chinese_and_named_beside_a_singular_count():
 def test_the_word_gpu_inside_a_flag_or_a_model_id_is_no_hardware():
     text = "# Serving\n\nWe served it with `--gpu-memory-utilization 0.9`: 1.99 req/s. Drafts from ibm-fms/llama3-8b-accelerator.\n"
     assert items(text)["hardware"] == "missing"
+
+
+# ---------------------------------------------------------------- model_artifact
+
+
+def test_an_official_name_with_version_and_size_picks_one_checkpoint():
+    # LABELLING.md, batch-3 clarifications: no suffix names the base checkpoint; no version where several exist is partial
+    # PaddlePaddle/FastDeploy plas_attention.md (Apache-2.0): 'ERNIE-4.5-21B-A3B' in the results table
+    assert items("# PLAS\n\n| Model | QPS |\n|---|---|\n| ERNIE-4.5-21B-A3B | 0.101 |\n")["model_artifact"] == "declared"
+    assert items("# Runs\n\nLlama 3.1 8B on 1x H100: TTFT 40 ms.\n")["model_artifact"] == "declared"
+    assert items("# Runs\n\nVicuna 13B on 2x RTX 3090: 3x faster than vanilla decoding.\n")["model_artifact"] == "partial"
+    assert items("# Runs\n\nA Llama 70B on 8x H100: 2,300 tok/s.\n")["model_artifact"] == "partial"
+
+
+def test_the_loaded_model_and_the_prose_name_disagreeing_is_partial():
+    # ml-explore/mlx-examples PR 1069 (MIT): prose 'Llama 3.1 70B', the command loads Llama 3 (batch-1 adjudication)
+    text = ("# Wire models in MLX LM\n\nLlama 3.1 70B in 16-bit precision on an M2 Ultra: generation 4.7 toks/sec.\n\n"
+            "Command ran:\n\n```bash\npython -m mlx_lm.generate --model meta-llama/Meta-Llama-3-70B-Instruct --prompt \"Write a story\" --max-tokens 100\n```\n")
+    found = {f.id: f for f in report(text).items}
+    assert found["model_artifact"].status == "partial" and "two checkpoints" in found["model_artifact"].why
+    # the same command: a one-prompt offline run is a batch of one, and the prompt is given verbatim
+    assert found["concurrency"].status == "declared" and found["prompt_length"].status == "declared"
+
+
+def test_results_naming_only_a_family_and_size_leave_the_checkpoint_open():
+    # turboderp/exllamav2 README.md (MIT): the table rows, and a checkpoint of another size elsewhere
+    text = ("# ExLlamaV2\n\nIn my tests, Llama2 70B runs on one 24 GB GPU at 2.55 bpw.\n\n## Performance\n\n"
+            "| Model | Mode | Size | t/s |\n|---|---|---|---|\n| Llama 7B | EXL2 4.0 bpw | 7B | 164 t/s |\n")
+    assert items(text)["model_artifact"] == "partial"
+
+
+def test_drafter_ids_code_paths_class_names_and_people_are_not_the_model():
+    text = ("# Speculators\n\nYunfei Cheng, Yi Wang\n\nWe trained drafters for [Meta Llama3 8B](https://huggingface.co/ibm-fms/llama3-8b-accelerator). "
+            "The code lives in `models/qwen_3_dspark.py` and uses LlamaForCausalLM. Speed-up: 2x.\n")
+    found = {f.id: f for f in report(text).items}["model_artifact"]
+    assert "accelerator" not in found.why and "dspark" not in found.why and "LlamaFor" not in found.why and "'Yi'" not in found.why
+
+
+def test_clients_times_rounds_is_the_request_count():
+    # kvcache-ai/Mooncake docs (Apache-2.0): SGLang's multiturn benchmark, 20 clients x 10 rounds
+    text = ("# HiCache\n\nTTFT fell 40% in round 5.\n\n```bash\npython3 benchmark/hicache/bench_multiturn.py \\\n"
+            "    --model-path $MODEL_PATH --output-length 16 --request-length 2048 --num-clients 20 --num-rounds 10 --max-parallel 4\n```\n")
+    found = {f.id: f for f in report(text).items}
+    assert found["request_count"].status == "declared" and "200 requests" in found["request_count"].why
+    assert found["prompt_length"].status == "declared" and found["output_length_requested"].status == "declared"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .artifacts import model_artifact
 from .reading.anchors import uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
@@ -18,26 +19,6 @@ from .findings import TextFinding, cite, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
-
-
-def model_artifact(ctx) -> TextFinding:
-    hub = icase(r"(?<![\w/.:-])[A-Za-z0-9][\w.-]*/[\w.-]*(?:" + FAMILIES + r"|\d+(?:\.\d+)?[bm]\b)[\w.-]*")
-    gguf = icase(r"[\w.-]+\.gguf\b")
-    canon = icase(r"(?<![\w/.-])(?:meta-)?(?:" + FAMILIES + r")[\w.]*(?:-[\w.]+)*-(?:\d+(?:\.\d+)?x)?\d+(?:\.\d+)?[bm]"
-                  r"(?:-[\w.]+)*(?![\w/])")
-    fam = icase(r"\b(?:" + FAMILIES + r")[\w.-]*")
-    declared = [h for h in ctx.d.hits(hub) if not h[1].group(0).lower().startswith(("http", "github"))]
-    declared += list(ctx.d.hits(gguf))
-    declared += list(ctx.d.hits(icase(r"(?<![\w/.-])(?:" + FAMILIES + r")[\w.]*:[\w.-]*\d[\w.-]*")))
-    if not declared:
-        declared = [h for h in ctx.d.hits(canon) if re.search(r"-(?:instruct|chat|base|it|hf|v\d|\w*\d+(?:\.\d+)?[bm])\b",
-                                                              h[1].group(0), re.I) and "-" in h[1].group(0)
-                    and re.search(r"(?i)(instruct|chat|base|-it\b|hf|v\d)", h[1].group(0))]
-    declared += ctx.d.flag_hits("model_artifact", when=is_artifact)
-    partial = list(ctx.d.hits(fam)) + ctx.d.flag_hits("model_artifact", when=lambda v: not is_artifact(v))
-    return status_of(ctx, "model_artifact", declared, partial, "model name or Hub id",
-                     "exact artifact named (Hub id, file or full checkpoint name)",
-                     "only a model family or size is named, not the exact artifact (Hub id + revision)")
 
 
 def tokenizer(ctx) -> TextFinding:

@@ -96,6 +96,9 @@ def prompt_length(ctx) -> TextFinding:
     declared += ctx.d.flag_hits("prompt_length", when=numeric)
     declared += cell_hits(ctx, label("prompt_length"))  # an input-length column or row of the results
     declared += list(ctx.d.hits(phrases("prompt_length")))
+    # The prompt given verbatim in the run command (llama-cli -p "...", mlx_lm.generate --prompt "..."): a reader
+    # can reproduce it, though no token count is written.
+    declared += ctx.d.flag_hits("prompt_text", when=lambda v: len(v.strip()) > 3)
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "prompt_tokens") is not None)
     lengths = icase(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
     declared += [h for h in ctx.d.hits(lengths) if not capacity_sentence(ctx, ctx.d.sentence(*h))]
@@ -207,8 +210,27 @@ def request_number(ctx) -> int | None:
     return None
 
 
+def _derived_counts(ctx) -> list:
+    """Request counts a command fixes by its flags: clients x rounds (LABELLING.md, batch-1 clarifications: a
+    count derived from flags is declared)."""
+    from .reading.document import Spot
+
+    out = []
+    for c in ctx.d.commands:
+        if not ctx.d._run[c.block]:
+            continue
+        rounds = [f for f in c.values("rounds") if numeric(f.value or "")]
+        clients = [f for f in c.values("concurrency") if "client" in f.name and numeric(f.value or "")]
+        if rounds and clients:
+            n = int(float(rounds[0].value)) * int(float(clients[0].value))
+            out.append((c.block, Spot(clients[0].offset, clients[0].offset + len(clients[0].written),
+                                      f"{clients[0].written} {clients[0].value} x {rounds[0].written} {rounds[0].value} = {n} requests")))
+    return out
+
+
 def request_count(ctx) -> TextFinding:
     declared = _request_hits(ctx) + cell_hits(ctx, label("request_count")) + list(ctx.d.hits(phrases("request_count")))
+    declared += _derived_counts(ctx)
     partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
     return status_of(ctx, "request_count", declared, partial, "number of requests",
                      "request count stated", "request count vague")
@@ -246,10 +268,20 @@ def concurrency(ctx) -> TextFinding:
             if mm:
                 declared.append((i, mm))
     declared += cell_hits(ctx, label("concurrency")) + list(ctx.d.hits(phrases("concurrency")))
+    # An offline run of one prompt (llama-cli -p, mlx_lm.generate --prompt) is a batch of one (LABELLING.md,
+    # batch-1 clarifications: for offline runs the batch size is the concurrency).
+    declared += [(c.block, m) for c, f in ctx.d.flags("prompt_text", roles=("offline",))
+                 if not c.values("concurrency") for m in [_spot(f, "one prompt per run (batch of 1)")]]
     partial = hedged + list(ctx.d.hits(icase(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
     declared += ctx.d.flag_hits("concurrency", when=lambda v: numeric(v) or v.lower() in ("sweep", "synchronous", "throughput", "concurrent", "constant", "poisson"))
     return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",
                      "load level stated (concurrency, rate or batch size)", "load described only vaguely")
+
+
+def _spot(flag, text: str):
+    from .reading.document import Spot
+
+    return Spot(flag.offset, flag.offset + len(flag.written), f"{flag.written} {flag.value or ''}: {text}".strip())
 
 
 def sampling(ctx) -> TextFinding:

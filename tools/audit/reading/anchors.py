@@ -27,6 +27,8 @@ _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:k\s*)?(?:ms|s|sec|secon
                      r"t/s|tps|req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|qps|rps|倍|tflops|gb/s|%|"
                      r"(?:x|×)(?!\s*(?:[A-Za-z]+[\s-]?)?\d|\s*(?:gpus?|nodes?|cards?|pods?|nvidia|amd|instinct|rtx|tesla)\b))(?![A-Za-z0-9_/])", re.I)
 _PROSE = ("paragraph", "list_item", "quote")
+_METRIC_HEADER = re.compile(r"tok(?:en)?s?\s*/\s*s|\bt/s\b|\btps\b|\(\s*m?s\s*\)|\bms\b|latency|throughput|\bttft\b|\btpot\b|\bitl\b|"
+                            r"req(?:uest)?s?\s*/\s*s|\bqps\b|\brps\b|speed|goodput|速度|吞吐|延迟|时延|スループット|レイテンシ", re.I)
 # A section that states the setup for everything that follows, whatever figures it also gives.
 # A section that states the setup for everything that follows, or sums up the whole document, whatever
 # figures it also gives.
@@ -69,7 +71,7 @@ def anchors(ctx) -> list[Anchor]:
     """The reported results of the measured runs (at most a few hundred, in document order)."""
     if "anchors" in ctx.cache:
         return ctx.cache["anchors"]
-    from .cells import in_run
+    from .cells import in_run, tables
 
     sections = _sections(ctx)
     found: dict[tuple[int, int], Anchor] = {}
@@ -95,6 +97,16 @@ def anchors(ctx) -> list[Anchor]:
             continue
         a, e = ctx.d.line_bounds(claim.block, claim.start)
         found.setdefault((claim.block, a), Anchor(claim.block, a, e, sections[claim.block]))
+    # Table rows with a number under a header that names a rate, a time or a ratio ("t/s", "TTFT (ms)", "speed-up").
+    for t in tables(ctx):
+        cols = [c for c, h in enumerate(t.header) if _METRIC_HEADER.search(h.text)]
+        for row in t.rows if cols else []:
+            if len(found) >= _MAX:
+                break
+            cell = next((row[c] for c in cols if c < len(row) and re.search(r"\d", row[c].text)), None)
+            if cell is not None:
+                a, e = ctx.d.line_bounds(t.block, cell.start)
+                found.setdefault((t.block, a), Anchor(t.block, a, e, sections[t.block]))
     result = sorted(found.values(), key=lambda x: (x.block, x.start))
     ctx.cache["anchors"] = result
     return result
