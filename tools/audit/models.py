@@ -135,6 +135,8 @@ class AuditReport(BaseModel):
     rules: list[RuleFinding] = Field(description="One finding per metric rule.")
     summary: AuditSummary = Field(description="Counts of each status.")
     inconsistencies: list[Inconsistency] = Field(default_factory=list, description="Values that disagree for the same setup.")
+    limits: list[str] = Field(default_factory=list, description="Reading limits that applied to this input (a very long "
+                                                                 "write-up is read up to a budget per pattern); empty when none did.")
     setups: list[Setup] = Field(default_factory=list, description="The measured setups found in a write-up; several setups are not an "
                                                                    "inconsistency, and each claim is judged against its own setup.")
     suggestions: list[str] = Field(default_factory=list, description="What to add or fix, most important first.")

@@ -66,10 +66,12 @@ def _suggestions(items: list[ItemFinding], rules: list[RuleFinding]) -> list[str
 
 
 def build_report(source: str, fmt: str, title: str | None, items: list[ItemFinding], rules: list[RuleFinding],
-                 inconsistencies: list[Inconsistency], setups: list[Setup] | None = None) -> AuditReport:
+                 inconsistencies: list[Inconsistency], setups: list[Setup] | None = None,
+                 limits: list[str] | None = None) -> AuditReport:
     rules = [_with_question(r) for r in rules]
     return AuditReport(source=source, format=fmt, title=title, items=items, rules=rules, summary=_summary(items, rules),
-                       inconsistencies=inconsistencies, suggestions=_suggestions(items, rules), setups=setups or [])
+                       inconsistencies=inconsistencies, suggestions=_suggestions(items, rules), setups=setups or [],
+                       limits=limits or [])
 
 
 @functools.cache

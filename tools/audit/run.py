@@ -53,7 +53,7 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         if not text.strip():
             raise InputFormatError(f"{argument('text')}: empty write-up; nothing to audit")
         writeup = parse_writeup(shorten_runs(text))
-        raw_items, raw_rules, conflicts, searched, found_setups = judge_writeup(writeup)
+        raw_items, raw_rules, conflicts, searched, found_setups, limits = judge_writeup(writeup)
         if request.path is not None and not any(f.status in ("declared", "partial") for f in raw_items) \
                 and not any(f.status in ("ok", "violation", "unclear") for f in raw_rules) and fill_in_fields(text) < 5:
             # (an unfilled report form, such as `lif audit --template`, is a write-up whose every item is missing)
@@ -72,7 +72,7 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
         incons = [Inconsistency(what=what, evidence=[Evidence(line=n, text=t) for n, t in ev]) for what, ev in conflicts]
         title = " ".join(mask_block(writeup.title or "").split()) or None  # a placeholder headline is no title
         return build_report(source, "markdown", title, items, rules, incons,
-                            [Setup(label=label, lines=lines) for label, lines in found_setups])
+                            [Setup(label=label, lines=lines) for label, lines in found_setups], limits)
     if fmt == "manifest":
         if not isinstance(data, dict):
             raise InputFormatError("manifest: expected a mapping at the top level (keys: stack, workload, state, ...)")

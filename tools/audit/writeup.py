@@ -11,7 +11,7 @@ from .aggregation import aggregation_rule, exclusions
 from .distributions import latency_distributions
 from .findings import Context, TextFinding
 from .reading.blocks import Writeup
-from .reading.document import Document
+from .reading.document import MAX_SCAN, Document
 from .rules import judge_rules
 from .speculative import spec_items
 from .stack import engine_revision, gpu_conflict, setups, hardware, kernels, kv_format, launch_command, model_artifact, tokenizer, weight_format
@@ -30,10 +30,10 @@ __all__ = ["judge_writeup"]
 
 
 def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding], list[tuple[str, list[tuple[int, str]]]], list[str],
-                                              list[tuple[str, list[int]]]]:
+                                              list[tuple[str, list[int]]], list[str]]:
     """Judge every contract item and metric rule on a parsed write-up.
 
-    Returns (items, rules, inconsistencies, sections searched, setups as (label, lines)).
+    Returns (items, rules, inconsistencies, sections searched, setups as (label, lines), reading limits applied).
     """
     ctx = Context.of(Document(writeup))
     items = [model_artifact(ctx), tokenizer(ctx), weight_format(ctx), kv_format(ctx), engine_revision(ctx),
@@ -44,4 +44,6 @@ def judge_writeup(writeup: Writeup) -> tuple[list[TextFinding], list[TextFinding
     rules = judge_rules(ctx)
     conflict = gpu_conflict(ctx)
     inconsistencies = [conflict] if conflict else []
-    return items, rules, inconsistencies, ctx.searched, [(s.label, s.lines) for s in setups(ctx)]
+    ctx.cache["limits"] = ([f"a long write-up: patterns built on common words read the first {MAX_SCAN:,} characters of "
+                            "the blocks that can hold them; later statements may be missed"] if ctx.d.budget_hit else [])
+    return items, rules, inconsistencies, ctx.searched, [(s.label, s.lines) for s in setups(ctx)], ctx.cache["limits"]

@@ -21,10 +21,14 @@ from .vocabulary import GPU
 from .masks import blank, mask_block
 from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
 
-__all__ = ["MAX_HITS", "SENTENCE_REACH", "Document", "Spot"]
+__all__ = ["MAX_HITS", "MAX_SCAN", "SENTENCE_REACH", "Document", "Spot"]
 
 MAX_HITS = 2000
 """Matches kept per pattern (see ``Document.hits``)."""
+MAX_SCAN = 256_000
+"""Characters of candidate blocks a pattern reads (see ``Document.hits``). Blocks are candidates for a pattern
+only when they hold one of its literals, so a rare statement is found anywhere; a pattern built on common words
+reads the first quarter megabyte of the blocks that hold them."""
 
 # A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end
 # with a colon and the next line continues in lower case without starting a "key: value" record.
@@ -145,6 +149,42 @@ class Spot:
         return self._text
 
 
+# Joins blocks for one regex call: a newline, a character no pattern matches as text, a newline.
+_JOIN = "\n\x1e\n"
+
+
+class _Shifted:
+    """A regex match in a batch of joined blocks, with offsets relative to its own block."""
+
+    __slots__ = ("_m", "_base")
+
+    def __init__(self, m: re.Match[str], base: int):
+        self._m, self._base = m, base
+
+    def start(self, group: int | str = 0) -> int:
+        s = self._m.start(group)
+        return s - self._base if s >= 0 else s
+
+    def end(self, group: int | str = 0) -> int:
+        e = self._m.end(group)
+        return e - self._base if e >= 0 else e
+
+    def span(self, group: int | str = 0) -> tuple[int, int]:
+        return self.start(group), self.end(group)
+
+    def group(self, *groups):
+        return self._m.group(*groups)
+
+    def groups(self, default=None):
+        return self._m.groups(default)
+
+    def groupdict(self, default=None):
+        return self._m.groupdict(default)
+
+    def __getitem__(self, group):
+        return self._m[group]
+
+
 class Document:
     """A write-up with pattern helpers that return quoted evidence.
 
@@ -180,6 +220,8 @@ class Document:
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
         self._literal_blocks: dict[str, list[int]] = {}
+        self.budget_hit = False
+        """Whether some pattern stopped at MAX_SCAN (the report says so)."""
 
     @functools.cached_property
     def _gpu_blocks(self) -> list[int]:
@@ -301,8 +343,9 @@ class Document:
         ``scope`` picks the view: 'run' (statements about the measured runs: what declares an item),
         'claims' (also background prose: where a performance claim can be made) or 'any' (also how-to
         and other context: a definition of TPOT holds wherever it is written). Default: ``default_scope``.
-        At most ``MAX_HITS`` matches are kept: a verdict is settled by the first thousands of statements,
-        and a megabyte of repeated lines must not cost a scan of every repetition by every pattern.
+        At most ``MAX_HITS`` matches are kept, and at most ``MAX_SCAN`` characters of the blocks holding the
+        pattern's literals are read: a verdict is settled by the first thousands of statements, and a megabyte
+        of repeated lines must not cost a scan of every repetition by every pattern.
         """
         scope = scope or self.default_scope
         key = (rx.pattern, rx.flags, kinds, scope)
@@ -319,22 +362,41 @@ class Document:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
             view = self._views[scope] if scope != "any" else None
             blocks = self.w.blocks
-            found: list[tuple[int, re.Match[str]]] = []
-            for i in order:
-                if kinds is not None and blocks[i].kind not in kinds:
-                    continue
-                spans = view[i] if view is not None else None
-                if spans == []:
-                    continue
-                for m in rx.finditer(texts[i]):
-                    if spans is None or any(a <= m.start() < b for a, b in spans):
-                        found.append((i, m))
-                        if len(found) >= MAX_HITS:
-                            break
-                if len(found) >= MAX_HITS:
-                    break
-            self._hits[key] = found
+            chosen = [i for i in order if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != [])]
+            self._hits[key] = self._scan(rx, texts, chosen, view)
         return iter(self._hits[key])
+
+    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view) -> list[tuple[int, object]]:
+        """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS. Blocks are scanned joined in batches
+        (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call overhead);
+        a match that would run across two blocks is dropped, and offsets are given back relative to each block."""
+        found: list[tuple[int, object]] = []
+        read = 0
+        for k in range(len(chosen)):  # the scan budget: the first MAX_SCAN characters of the candidate blocks
+            read += len(texts[chosen[k]])
+            if read > MAX_SCAN:
+                self.budget_hit = True
+                chosen = chosen[:k + 1]
+                break
+        for batch in (chosen[k:k + 512] for k in range(0, len(chosen), 512)):
+            starts, parts, at = [], [], 0
+            for i in batch:
+                starts.append(at)
+                parts.append(texts[i])
+                at += len(texts[i]) + len(_JOIN)
+            joined = _JOIN.join(parts)
+            for m in rx.finditer(joined):
+                k = bisect_right(starts, m.start()) - 1
+                base, i = starts[k], batch[k]
+                if m.end() > base + len(texts[i]):
+                    continue  # ran across a block boundary
+                spans = view[i] if view is not None else None
+                local = _Shifted(m, base) if base else m
+                if spans is None or any(a <= local.start() < b for a, b in spans):
+                    found.append((i, local))
+                    if len(found) >= MAX_HITS:
+                        return found
+        return found
 
     def ev(self, i: int, start: int) -> tuple[int, str]:
         block = self.w.blocks[i]
