@@ -249,3 +249,37 @@ def test_clients_times_rounds_is_the_request_count():
     found = {f.id: f for f in report(text).items}
     assert found["request_count"].status == "declared" and "200 requests" in found["request_count"].why
     assert found["prompt_length"].status == "declared" and found["output_length_requested"].status == "declared"
+
+
+# ---------------------------------------------------------------- launch_command
+
+
+def test_a_launch_command_for_one_of_the_engines_compared_is_partial():
+    # kvcache-ai/ktransformers docs (Apache-2.0): 'our local_chat test command' for KTransformers, nothing for llama.cpp
+    text = ("# DeepSeek-V3 locally\n\n## Results\n\n| engine | prefill (tokens/s) | decode (tokens/s) |\n|---|---|---|\n"
+            "| KTransformers | 255.26 | 13.69 |\n| llama.cpp | 10.31 | 4.51 |\n\n## Reproduce\n\n"
+            "```bash\npython -m ktransformers.local_chat --model_path deepseek-ai/DeepSeek-V3 --gguf_path ./q4km --cpu_infer 65\n```\n")
+    found = {f.id: f for f in report(text).items}["launch_command"]
+    assert found.status == "partial" and "llama.cpp" in found.why
+
+
+def test_a_command_given_with_one_section_of_results_does_not_cover_the_others():
+    # sgl-project/sglang docs (Apache-2.0): highlights for four rows, commands under the two SGLang rows only
+    text = ("# Speculative decoding\n\n## Performance highlights\n\n- Official EAGLE code: ~200 tokens/s\n\n"
+            "## EAGLE decoding in SGLang\n\nEAGLE in SGLang: ~156 tokens/s on one H100.\n\n"
+            "```bash\npython3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf --speculative-algorithm EAGLE\n```\n")
+    found = {f.id: f for f in report(text).items}["launch_command"]
+    assert found.status == "partial" and "(l.5)" in found.why
+    # a section that only holds the commands applies to every result, as a setup or reproduction section does
+    text = text.replace("EAGLE in SGLang: ~156 tokens/s on one H100.\n\n", "")
+    assert items(text)["launch_command"] == "declared"
+
+
+def test_engine_settings_or_a_runner_script_make_launch_command_partial():
+    # deepspeedai/DeepSpeed fastgen blog (Japanese, Apache-2.0): tensor parallelism in a figure caption
+    assert items("# FastGen\n\n図2: 4台のA100-80GB GPUでのテンソル並列を使用したLlama 2 70Bのスループット 2.3倍。\n")["launch_command"] == "partial"
+    # deepseek-ai/FlashMLA README.md (MIT): the benchmark is a test script whose settings are not shown
+    text = "# FlashMLA\n\n## Performance\n\n```bash\npython tests/test_flash_mla_dense_decoding.py\n```\n\nUp to 660 TFLOPS on H800 SXM5.\n"
+    assert items(text)["launch_command"] == "partial"
+    # a replica count is deployment size, not a launch setting
+    assert items("# Load test\n\nvLLM 0.8.2, 2 replicas, each on 1x H100: p95 E2E 8.9 s.\n")["launch_command"] == "missing"

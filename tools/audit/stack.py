@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .artifacts import model_artifact
-from .reading.anchors import uncovered
+from .reading.anchors import in_results, uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
@@ -203,24 +203,62 @@ def _navigation(block) -> bool:
 def launch_command(ctx) -> TextFinding:
     cmd = icase(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
                 r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
-                r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr)|ollama\s+(?:run|serve)\s|"
+                r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr\.io/nvidia/(?:tritonserver|tensorrt|nim|vllm|sglang|dynamo))|ollama\s+(?:run|serve)\s|"
                 r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
                 r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
     declared = list(ctx.d.hits(cmd)) + ctx.d.command_hits(("server", "offline"))
     # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
     declared += ctx.d.hits(icase(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
     # Any other entry point started with its model flag ('python -m medusa... --model-path ...'), less benchmark clients.
-    entry = icase(r"(?m)^\s*(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
-                  r"--model(?:[-_](?:path|id|name))?[\s=]")
+    entry = icase(r"(?m)^\s*(?:[$>#]\s*)?(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
+                  r"--model(?:[-_](?:path|id|name|dir))?[\s=]")
     declared += [(i, m) for i, m in ctx.d.hits(entry, kinds=("code",)) if not re.search(BENCH_TOOLS, m.group(1), re.I)]
     flag_rx = icase(r"(?<![\w-])--([a-z][\w-]+)")
     partial = [(i, m) for i, m in ctx.d.hits(flag_rx) if m.group(1).lower() not in CLIENT_FLAGS]
     partial += list(ctx.d.hits(icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
                                      r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
                                      r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
-                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d")))
+                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d|"
+                                     # engine settings in prose: parallelism, replicas, disaggregated workers
+                                     r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
+                                     r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
+                                     # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
+                                     r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
+                                     r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")))
+    # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
+    partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
+                if not re.search(BENCH_TOOLS, m.group(0), re.I)]
+    if declared:
+        # Declared for every measured setup (LABELLING.md "Several setups"): each engine whose results are
+        # reported needs its command, and every reported result a command in reach (its section, a setup or
+        # reproduction section).
+        without = _engines_without_command(ctx, declared)
+        if without:
+            return TextFinding("launch_command", "partial",
+                               f"launch command for some engines only ({cite(ctx, declared, 1)}); none for {', '.join(without)}",
+                               ctx.d.evidence(declared))
+        left = uncovered(ctx, declared)
+        if left:
+            return TextFinding("launch_command", "partial",
+                               f"launch command ({cite(ctx, declared, 1)}) not tied to every reported result: "
+                               f"{_quote_anchor(ctx, left[0])} has none in its section or a setup section",
+                               ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
     return status_of(ctx, "launch_command", declared, partial, "server launch command",
                      "launch command given", "engine settings mentioned but no complete launch command")
+
+
+def _engines_without_command(ctx, commands) -> list[str]:
+    """Engines whose results are reported (named with a reported result) that no launch command
+    starts; the command's engine comes from the tool table or from the engine named in the command line."""
+    rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
+    measured = {engine_key(x) for x in in_results(ctx, rx)}
+    if len(measured) < 2:
+        return []
+    started: set[str] = {engine_key(c.engine) for c in ctx.d.commands if c.engine and ctx.d._run[c.block] and c.role != "client"}
+    for i, m in commands:
+        started |= {engine_key(x.group(0)) for x in rx.finditer(ctx.d.line_text(i, m.start()))}
+    names = {engine_key(m.group(0)): m.group(0) for _, m in engine_mentions(ctx)}
+    return [names.get(k, k) for k in sorted(measured - started)]
 
 
 def kernels(ctx) -> TextFinding:
