@@ -283,3 +283,59 @@ def test_engine_settings_or_a_runner_script_make_launch_command_partial():
     assert items(text)["launch_command"] == "partial"
     # a replica count is deployment size, not a launch setting
     assert items("# Load test\n\nvLLM 0.8.2, 2 replicas, each on 1x H100: p95 E2E 8.9 s.\n")["launch_command"] == "missing"
+
+
+# ---------------------------------------------------------------- tokenizer, weight and KV formats
+
+
+def test_a_tokenizer_built_in_code_is_not_identified():
+    # OpenBMB/MiniCPM README (Apache-2.0) how-to code; llm-compressor's calibration call
+    text = "# Results\n\nTTFT 40 ms on 1x H100.\n\n```python\ntokenizer = AutoTokenizer.from_pretrained(path)\noneshot(model, tokenizer=model_id)\n```\n"
+    assert items(text)["tokenizer"] == "missing"
+    # a named tokenizer in prose (self-written set, 'Llama 3.1 tokenizer, after the chat template')
+    assert items("# Runs\n\nPrompt tokens: mean 3,940 (Llama 3.1 tokenizer). TTFT p50 90 ms on 1x H100.\n")["tokenizer"] == "declared"
+
+
+def test_a_bare_integer_width_or_bit_count_is_partial():
+    # mlc-ai/mlc-llm issue 2004 (Apache-2.0): 'int4' names no scheme (LABELLING.md batch-4); '16-bit precision'
+    assert items("# MLC vs vLLM\n\nI compared mlc vs vllm @Qwen7B int4 on 3090: decode 12 ms/token.\n")["weight_format"] == "partial"
+    assert items("# Wired\n\nLlama 3.1 70B in 16-bit precision on an M2 Ultra: 4.7 toks/sec.\n")["weight_format"] == "partial"
+    assert items("# AWQ\n\nQwen2.5-72B-Instruct-AWQ (4-bit AWQ) on 2x A100: 1,873 tok/s.\n")["weight_format"] == "declared"
+
+
+def test_formats_of_the_kv_cache_are_not_the_weights():
+    # InternLM/lmdeploy kv_quant.md (Apache-2.0): the 'kv type' column of the efficiency table
+    text = ("# KV quantization\n\n| model | kv type | RPS |\n|---|---|---|\n| llama2-chat-7b | fp16 | 14.98 |\n"
+            "| - | int8 | 19.01 |\n")
+    s = items(text)
+    assert (s["kv_format"], s["weight_format"]) == ("declared", "missing")
+    # an organisation named KVCache-ai is not a KV cache
+    text = "# V0.3\n\nWeights: [DeepSeek-R1-FP8](https://huggingface.co/KVCache-ai/DeepSeek-R1-GGML-FP8-Hybrid), 286 tokens/s prefill.\n"
+    assert items(text)["kv_format"] == "missing"
+
+
+def test_advice_and_drafter_names_declare_no_format():
+    # SafeAILab/EAGLE README.md (Apache-2.0): advice about another target, and a drafter's checkpoint name
+    text = ("# EAGLE\n\nEAGLE-3 is 5.6x faster than vanilla decoding (13B).\n\n*Note:* When Qwen2 is the target model, please use "
+            "bf16 precision instead of fp16.\n\n| Base | EAGLE weights |\n|---|---|\n| gpt-oss-120b | lmsys/EAGLE3-gpt-oss-120b-bf16 |\n")
+    assert items(text)["weight_format"] == "missing"
+
+
+def test_a_sentence_that_only_mentions_the_kv_cache_does_not_make_a_format_the_kv_format():
+    # llm-d/llm-d.github.io kvcache-wins blog (Apache-2.0), sizing appendix: FP8 is the model's, not the cache's
+    text = ("# Sizing\n\nThroughput 8,730 output tokens/s on 8x H100.\n\nConsider the KV-cache for the DeepSeek R1 model "
+            "running with FP8 on 8x NVIDIA H200 GPUs with 365 GB VRAM dedicated to the KV-cache.\n")
+    assert items(text)["kv_format"] == "missing"
+    # mit-han-lab/omniserve README.md (Apache-2.0): a weight scheme beside 'KV cache quantization' is no KV dtype
+    text = "# QServe\n\nMax throughput 1,841 tok/s on 1x A100.\n\n* SmoothQuant is evaluated with per-tensor static KV cache quantization.\n"
+    assert items(text)["kv_format"] == "partial"
+    # a dtype in a sentence about KV quantization stays the KV format (lmdeploy kv_quant.md wording)
+    assert items("# KV\n\nRPS 19.01 on 1x A100 with KV cache quantization to int8.\n")["kv_format"] == "declared"
+
+
+def test_the_precision_of_the_arithmetic_is_not_a_weight_format():
+    # deepseek-ai/FlashMLA README.md (MIT): a kernel 'performing the matrix multiplication in bfloat16'
+    text = ("# FlashMLA\n\nThe decoding kernel (which uses an FP8 KV cache while performing the matrix multiplication "
+            "in bfloat16) achieves 410 TFLOPS on H800 SXM5.\n")
+    s = items(text)
+    assert (s["weight_format"], s["kv_format"]) == ("missing", "declared")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .artifacts import model_artifact
+from .formats import format_mentions, kv_format, tokenizer, weight_format
 from .reading.anchors import in_results, uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
@@ -19,63 +20,6 @@ from .findings import TextFinding, cite, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
-
-
-def tokenizer(ctx) -> TextFinding:
-    decl = icase(r"--tokenizer[\s=]+\S+|tokenizer(?:_id)?\s*[:=]\s*\S+|tokenizer\s*\(\s*\w|"
-                 r"(?:model'?s|its|the\s+model'?s)\s+(?:own\s+|bundled\s+|default\s+)?tokenizer|tokeni[sz]er\s+of\s+the\s+model|"
-                 r"(?:tiktoken|cl100k|o200k|sentencepiece)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
-                 r"tokeni[sz]ed\s+with\s+\S+|usage\s+field|"
-                 r"(?:counted|measured|computed)\s+(?:with|by|using)\s+(?:the\s+|each\s+)?(?:\S+\s+){0,3}?tokeni[sz]er")
-    part = icase(r"tokeni[sz]\w*")
-    declared = [(i, m) for i, m in ctx.d.hits(decl) if m.group(0).lower() != "usage field"]
-    declared += ctx.d.flag_hits("tokenizer")
-    return status_of(ctx, "tokenizer", declared, list(ctx.d.hits(part)), "tokenizer statement",
-                     "tokenizer identified", "tokenization mentioned but the tokenizer is not identified")
-
-
-def _kv_context(ctx, i: int, m: re.Match[str]) -> bool:
-    text = ctx.d.plains[i]
-    a, _ = ctx.d.bounds(i, m.start(), m.end())
-    before = text[max(a, m.start() - 30):m.start()]
-    row = text[max(ctx.d.line_bounds(i, m.start())[0], m.start() - SENTENCE_REACH):m.start()]
-    if "|" in row and re.search(r"\|\s*kv", row, re.I):
-        return True
-    after = text[m.end():m.end() + 12]
-    return bool(re.search(r"\bkv\b|kv[-_ ]cache|cache[-_ ]type|-ctk|-ctv", before, re.I)
-                or re.match(r"\s*(?:kv\b|kv[-_ ]cache)", after, re.I))
-
-
-@run_setting
-def format_mentions(ctx):
-    rx = icase(r"(?<![A-Za-z0-9])(?:" + FORMATS + r")(?![A-Za-z0-9])")
-    weight, kv = [], []
-    for i, m in ctx.d.hits(rx):
-        (kv if _kv_context(ctx, i, m) else weight).append((i, m))
-    return weight, kv
-
-
-def weight_format(ctx) -> TextFinding:
-    weight, _ = format_mentions(ctx)
-    extra = icase(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|int4|w4a16|w8a8)\b")
-    declared = weight + list(ctx.d.hits(extra)) + ctx.d.flag_hits("weight_format", when=definite)
-    part = icase(r"quantiz\w*|\b\d-bit\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)")
-    partial = [h for h in ctx.d.hits(part) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)]
-    return status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
-                     "weight format stated", "quantization mentioned without the format")
-
-
-def kv_format(ctx) -> TextFinding:
-    _, kv = format_mentions(ctx)
-    flag = icase(r"--kv-cache-dtype[\s=]+(\w+)|kv_cache_dtype\s*[=:]\s*[\"']?(\w+)|(?:--cache-type-k|-ctk)\s+\w+")
-    declared = list(kv) + ctx.d.flag_hits("kv_format", when=definite)
-    partial = []
-    for i, m in ctx.d.hits(flag):
-        value = (m.group(1) or m.group(2) or "").lower()
-        (partial if value in ("auto", "") else declared).append((i, m))
-    partial += list(ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv")))
-    return status_of(ctx, "kv_format", declared, partial, "KV-cache dtype",
-                     "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")
 
 
 def engine_revision(ctx) -> TextFinding:
