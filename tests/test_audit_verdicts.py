@@ -158,3 +158,55 @@ def test_violation_why_strings_name_the_figure_and_the_line():
     text = "TPOT averaged 6.1 ms/token over 50 requests that generated 16 tokens each on an RTX 4090.\n"
     finding = rule(audit(text), "steady_decode")
     assert finding.status == "violation" and "16-token" in finding.why and "line 1" in finding.why
+
+
+# ---------------------------------------------------------------- comparisons traced to rows
+# Shaped on real/batch1/b_dynamo_embedding_cache.md (SOURCES.md: ai-dynamo/dynamo docs/benchmarks/embedding_cache.md
+# @39a3fef, l.18-22 configuration table, l.38-41 "Δ vs vllm-serve", l.61 "The embedding cache cuts median TTFT by -87.4%").
+
+_CONFIGS = ("# Prefix-aware routing results\n\nWe ran `Qwen/Qwen2.5-7B-Instruct` on 1x H100 80GB, 500 prompts of 2,000 tokens, "
+            "256 output tokens, concurrency 32.\n\n"
+            "| Config | Router | Prefix cache |\n|---|---|---|\n| `base` | round-robin | off |\n"
+            "| `pa` | prefix-aware | off |\n| `pa-pc` | prefix-aware | on |\n\n"
+            "## Results\n\n**Δ vs `base`:**\n\n| Config | TTFT p50 | Throughput |\n|---|---|---|\n"
+            "| `pa` | −20.5% | +4.1% |\n| `pa-pc` | −61.3% | +18.2% |\n\n")
+
+
+def test_a_figure_credited_to_one_setting_is_traced_to_rows_that_differ_in_two():
+    # the -61.3% is pa-pc against base: router and prefix cache both changed
+    report = audit(_CONFIGS + "The prefix cache cuts median TTFT by −61.3%.\n")
+    found = rule(report, "stack_comparison")
+    assert found.status == "violation"
+    assert "-61.3%" in found.why.replace("−", "-") and "pa-pc" in found.why and "Router" in found.why
+    assert {e.line for e in found.evidence} == {20, 7, 9}  # the sentence and the two configuration rows
+
+
+def test_a_figure_credited_to_the_configuration_itself_is_no_mix_up():
+    report = audit(_CONFIGS + "`pa-pc` cuts median TTFT by −61.3% against `base`.\n")
+    assert rule(report, "stack_comparison").status != "violation"
+    report = audit(_CONFIGS + "Routing and the prefix cache together cut median TTFT by −61.3%.\n")
+    assert rule(report, "stack_comparison").status != "violation"
+
+
+def test_two_values_joined_by_vs_are_traced_to_their_rows():
+    text = ("Setup: `meta-llama/Llama-3.1-8B-Instruct`, 1x H100, vLLM 0.8.5, 256 prompts of 256 tokens, 128 output tokens.\n\n"
+            "| Config | Chunked prefill | CUDA graph | TTFT (ms) |\n|---|---|---|---|\n| a | off | on | 888.29 |\n"
+            "| b | off | off | 830.13 |\n| c | on | off | 778.84 |\n\n"
+            "Chunked prefill gives 778ms vs 888ms TTFT.\n")
+    found = rule(audit(text), "stack_comparison")
+    assert found.status == "violation" and "CUDA graph" in found.why
+    # the single-setting pair (c against b) is fine
+    ok = rule(audit(text.replace("778ms vs 888ms", "778ms vs 830ms")), "stack_comparison")
+    assert ok.status != "violation"
+
+
+def test_chinese_and_japanese_comparisons_are_comparisons():
+    # ja: real/batch1/a_deepspeed_fastgen_ja.md l.30 (SOURCES.md: microsoft/DeepSpeed blogs/deepspeed-fastgen/japanese @38327e0);
+    # zh: 相比 as in real/batch2/c_fastdeploy_plas_zh.md l.9 (PaddlePaddle/FastDeploy docs/zh/features/plas_attention.md).
+    zh = ("# 测试\n\n在 1 张 A100 80GB 上运行 `Qwen/Qwen2.5-7B-Instruct`，vLLM 0.6.3，输入 1,000 tokens，输出 256 tokens。"
+          "这次实验只改了一个参数：`--enable-chunked-prefill`，其余配置完全相同。\n\n"
+          "开启后 p99 TPOT 从 131 ms 降到 63 ms。\n")
+    assert rule(audit(zh), "stack_comparison").status == "ok"
+    ja = "DeepSpeed-FastGenはvLLMと比較して最大2.3倍の実効スループットを実現します。\n"
+    found = rule(audit(ja), "stack_comparison")
+    assert found.status == "unclear" and "deepspeed" in found.why and "vllm" in found.why

@@ -35,7 +35,7 @@ reads the first quarter megabyte of the blocks that hold them."""
 _MARKUP = re.compile(r"[*`]")
 _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]{3,2000})`(?!`)")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
-_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|]")
+_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
 # Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
 # separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"
 # (real tokens, Hub ids and hashes are far shorter). Offsets and line numbers are unchanged.

@@ -10,6 +10,7 @@ from ..reading.lexicon import icase
 from ..reading.mentions import comparison_hits
 from ..reading.vocabulary import ENGINES
 from .sides import compared_sides, differences, format_classes
+from .trace import credited_mixups
 
 __all__ = ["format_classes", "stack_comparison"]
 
@@ -23,7 +24,10 @@ def _single_variable(ctx):
         r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|same\s+(?:\d+\s+)?(?:nodes?|gpus?|cluster|servers?)\b|single[- ]variable|held\s+constant|"
         r"identical\s+(?:stack|settings|configuration)|"
         r"\bboth\s+(?:\w+\s+){0,2}(?:run|ran|use|used|loaded|served?)\s+(?:the\s+same\b|\S+\s+\S*\d)|"
-        r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b"))
+        r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b|"
+        # Chinese and Japanese: only one parameter changed, the rest identical, the same machine
+        r"只改(?:了|变了?)?一个|仅(?:改变|修改)了?一个|唯一的?(?:变量|区别|差异|不同)|其[余他](?:的)?(?:配置|参数|设置)\S{0,4}?(?:相同|一致|不变)|"
+        r"同一(?:台|套|个|组)(?:机器|服务器|节点|硬件|配置|环境)|のみを?変更|同じ(?:ハードウェア|マシン|設定|環境|ノード)"))
 
 
 def stack_comparison(ctx) -> TextFinding:
@@ -34,6 +38,15 @@ def stack_comparison(ctx) -> TextFinding:
     feature, or compares engines/accelerators on a shared stated setup with nothing else differing;
     unclear: what else differed is not stated.
     """
+    mixups = credited_mixups(ctx)
+    if mixups:
+        x = mixups[0]
+        others = "; ".join(f"{name} ({a or 'empty'} vs {b or 'empty'})" for name, a, b in x.others)
+        return TextFinding("stack_comparison", "violation",
+                           f"line {x.line} credits {x.credited} with {x.figure}, which compares {x.row} with {x.baseline} "
+                           f"(configuration table, line {x.table_line}); those rows also differ in {others}: "
+                           "the gain cannot be credited to one element",
+                           [(x.line, x.quote)] + [(n, " ".join(ctx.d.w.lines[n - 1].split())[:120]) for n in x.row_lines if n])
     single = _single_variable(ctx)
     hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
     if not hits and not single:
@@ -74,7 +87,7 @@ def stack_comparison(ctx) -> TextFinding:
     if kind is None and _fixed_stack(ctx):
         return TextFinding("stack_comparison", "ok", f"{where} varies a setting on one engine and one accelerator",
                            ctx.d.evidence([claim]))
-    what = ", ".join(s.key for s in sides) if sides else "the compared sides"
+    what = ", ".join(s.key for s in sides) if sides else "two results"
     return TextFinding("stack_comparison", "unclear",
                        f"{where} compares {what}; the text does not say what else differed between them", ctx.d.evidence(hits[:2]))
 
@@ -86,7 +99,7 @@ def _against_a_bound(ctx, hit) -> bool:
                           r"maximum|max|hardware)\b", sentence, re.I)) and not re.search(_ENGINE_WORDS, sentence, re.I)
 
 
-_ENGINE_WORDS = r"\b(?:" + ENGINES + r")\b"
+_ENGINE_WORDS = r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])"
 
 
 def _fixed_stack(ctx) -> bool:
@@ -121,7 +134,24 @@ def _shared_setup(ctx) -> bool:
     """Whether the compared sides share a stated model and hardware (the rest of the setup)."""
     from ..stack import hardware, model_artifact
 
-    return model_artifact(ctx).status == "declared" and hardware(ctx).status == "declared"
+    if model_artifact(ctx).status != "declared" or hardware(ctx).status != "declared":
+        return False
+    return len(_model_families(ctx)) <= 1
+
+
+def _model_families(ctx) -> set[str]:
+    """The model families the measured runs name: several families are several setups, not one shared one."""
+    from ..artifacts import model_mentions
+    from ..reading.vocabulary import FAMILIES
+
+    exact, vague = model_mentions(ctx)
+    out = set()
+    for i, m in exact + vague:
+        text = ctx.d.plains[i][m.start():m.end()] if hasattr(m, "re") else str(m.group(0))
+        fam = re.search(r"(?i)(?:" + FAMILIES + r")", text)
+        if fam:
+            out.add(fam.group(0).lower())
+    return out
 
 
 def _quote(ctx, hit) -> str:

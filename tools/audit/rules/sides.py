@@ -20,7 +20,7 @@ from ..reading.vocabulary import ENGINES, FORMATS, GPU_RX, engine_key
 
 __all__ = ["Side", "compared_sides", "differences", "format_classes"]
 
-_ENGINE_RX = icase(r"\b(?:" + ENGINES + r")\b")
+_ENGINE_RX = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")  # "vLLMなど": no \b beside CJK
 _FORMAT_RX = icase(r"(?<![A-Za-z0-9])(?:" + FORMATS + r")(?![A-Za-z0-9])")
 _KERNEL_RX = icase(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|\btriton\s+kernels?|xformers|\baiter\b|cutlass|\bmarlin\b|machete|flashmla")
 _CACHE_ON = icase(r"(?:prefix|prompt|radix)[- ]cach\w*[^.;|\n]{0,30}?\b(?:on|enabled)\b|enable[-_]prefix[-_]caching(?!\s*=\s*false)")
