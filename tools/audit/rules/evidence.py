@@ -31,7 +31,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     upto = icase(r"\bup\s+to\s+(?:\d[\d,.]*\s*(?:k\s*)?(?:x\b|×|%|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|t/s|req(?:uest)?s?\s*/\s*s|"
                  r"requests?\s+per\s+second|times|(?:concurrent\s+)?users)|[a-z]+\s+times)|"
                  r"(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS|memory|FLOP\w*|bandwidth|compute|TFLOP\w*))")
-    theory = icase(r"\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+(?:achievable|possible)|\broofline\b|\bpeak\s+(?:FLOP\w*|TFLOP\w*|bandwidth|compute)|"
+    theory = icase(r"\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+possible|max(?:imum)?\s+achievable\s+(?:memory\s+)?(?:bandwidth|FLOP\w*|TFLOP\w*|compute)|\broofline\b|\bpeak\s+(?:FLOP\w*|TFLOP\w*|bandwidth|compute)|"
                    r"bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\d[\d,.]*\s*[GT]B/s\s*/\s*\d[\d,.]*\s*[GMT]B\b|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
                    # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
                    r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)|"
