@@ -339,3 +339,18 @@ def test_the_precision_of_the_arithmetic_is_not_a_weight_format():
             "in bfloat16) achieves 410 TFLOPS on H800 SXM5.\n")
     s = items(text)
     assert (s["weight_format"], s["kv_format"]) == ("missing", "declared")
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def test_draft_tree_top_k_and_a_feature_list_are_not_sampling():
+    # sgl-project/sglang docs/backend/speculative_decoding.md (Apache-2.0): EAGLE's tree branching flag
+    text = ("# EAGLE\n\nThroughput 244 token/s on 1x H100.\n\n```bash\npython3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf "
+            "--speculative-algorithm EAGLE --speculative-eagle-topk 8 --speculative-num-draft-tokens 64\n```\n")
+    assert items(text)["sampling"] == "missing"
+    # SafeAILab/EAGLE README.md (Apache-2.0): a to-do list item says what the code supports
+    assert items("# EAGLE\n\nEAGLE is 3x faster on 1x A100.\n\n- [x] Support non-greedy inference.\n")["sampling"] == "missing"
+    # a value stays a declaration even in a sentence with 'compatible' in it (self-written engine_shootout_fair.md)
+    text = "# Runs\n\nClient: vllm bench serve against each OpenAI-compatible endpoint, temperature 0. 3,000 tok/s on 1x H100.\n"
+    assert items(text)["sampling"] == "declared"

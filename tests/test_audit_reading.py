@@ -70,6 +70,16 @@ def test_section_headings_set_the_scope_of_their_blocks():
                             (13, "run"), (15, "run"), (17, "links"), (19, "links")]
 
 
+def test_a_section_headed_only_inference_is_how_to_run_the_model():
+    # OpenBMB/MiniCPM README (Apache-2.0): '### 模型推理' and SafeAILab/EAGLE README.md (Apache-2.0): '## Inference'
+    text = ("# Model\n\n## 效率评测\n\nOn 1x RTX 4090 decoding is 3x faster.\n\n### 模型推理\n\n#### vLLM\n\n"
+            "```bash\nvllm serve openbmb/MiniCPM4.1-8B --max-num-seqs 64 --temperature 0.7\n```\n\n## Inference\n\nRun it.\n\n"
+            "## 推理效率\n\nTable.\n")
+    assert [s for _, s in scopes(text)] == ["run", "run", "run", "howto", "howto", "howto", "howto", "howto", "run", "run"]
+    # a topic before a colon is not a bare 'Inference' heading (pytorch.github.io speculative-decoding blog)
+    assert scopes("# T\n\nWe measured 2x.\n\n## Speculative decoding: Inference\n\nWe run TGIS.\n")[-1] == (7, "run")
+
+
 def test_a_background_paragraph_still_declares_through_its_sentences_about_the_runs():
     text = ("# Post\n\nWe measured 40 ms TTFT.\n\n## Introduction\n\nvLLM is a fast engine. In this post we benchmarked "
             "Llama 3.1 8B Instruct on 1x H100.\n")

@@ -11,6 +11,7 @@ from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOK
 from .reading.vocabulary import vague
 from .findings import TextFinding, run_setting, status_of
 from .reading.flagvalues import extra_value, numeric, sampling_keys
+from .reading.statements import capability
 
 __all__ = ["capacity_sentence", "concurrency", "output_length_completed", "output_length_requested", "prompt_length", "request_count", "request_number", "sampling", "stopping", "token_spans"]
 
@@ -285,10 +286,15 @@ def _spot(flag, text: str):
 
 
 def sampling(ctx) -> TextFinding:
-    rx = icase(r"temperature\s*(?:of\s*|[=:]\s*)?\d|\btemp\s*=\s*\d|top[_-]?p\s*(?:of\s*|[=:]\s*)?\d|top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
+    # '--speculative-eagle-topk 8' is the draft tree's branching, not top-k sampling: no word glued before 'topk'
+    rx = icase(r"temperature\s*(?:of\s*|[=:]\s*)?\d|\btemp\s*=\s*\d|(?<![A-Za-z]-)top[_-]?p\s*(?:of\s*|[=:]\s*)?\d|"
+               r"(?<![A-Za-z]-)(?<![A-Za-z]_)top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
                r"--temperature|do_sample|no\s+sampling|does\s+not\s+sample|\bargmax\b")
     part = icase(r"default\s+sampling|sampling\s+(?:parameters|params|settings)")
-    declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("sampling", when=lambda v: numeric(v) or sampling_keys(v))
+    # "Support non-greedy inference" in a feature list says what the code can do, not what the runs used
+    declared = [h for h in ctx.d.hits(rx) if ctx.d.w.blocks[h[0]].kind not in ("paragraph", "list_item", "quote")
+                or re.search(r"\d", h[1].group(0)) or not capability(ctx.d.sentence(*h))]
+    declared += ctx.d.flag_hits("sampling", when=lambda v: numeric(v) or sampling_keys(v))
     declared += ctx.d.flag_hits("extra_inputs", when=sampling_keys)
     return status_of(ctx, "sampling", declared, list(ctx.d.hits(part)), "sampling parameters",
                      "sampling parameters stated", "sampling mentioned without values")

@@ -43,7 +43,9 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
     ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
                          r"prerequisites?|requirements|build\s+from\s+source|\bdemo\b|try\s+it|tutorial|\bAPI\b|sample\s+code|"
                          r"code\s+examples?|^\W*examples?\W*$|usage\s+examples?|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally|"
-                         r"使用|用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|使用方法", re.I)),
+                         r"使用|用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|使用方法|"
+                         # a heading that is only "Inference" or "<engine> inference" / "Inference with <engine>": how to run the model
+                         r"^[\w.、,/ -]{0,40}?\s*(?:inference|推理|推論)(?:\s+(?:with|using|via|on)\s+[\w.、,/ -]{1,40})?\W*$", re.I)),
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
                               r"updates|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
                               r"what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
