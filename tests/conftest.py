@@ -18,7 +18,7 @@ def _isolated_home(tmp_path, monkeypatch):
 def _same_apart_from_spelling(cli, mcp, where="$"):
     """CLI ``--json`` against the MCP structured output: every key, number, flag and list entry equal; a
     string may differ only where it names an argument or tool, the CLI spelling a flag or command where
-    MCP spells the argument or tool name (cli.py's docstring states the rule)."""
+    MCP spells the argument or tool name (cli/__init__.py's docstring states the rule)."""
     from llm_inference_fundamentals.cli import _build_parser, _spelling
 
     parser = _build_parser()

@@ -29,6 +29,63 @@ def test_tools_import_neither_mcp_nor_server_nor_cli():
             assert "llm_inference_fundamentals.server" not in name and "llm_inference_fundamentals.cli" not in name
 
 
+def _project_imports(path):
+    """The modules of this package that ``path`` imports, named from the package root (``cli``, ``tools.errors``)."""
+    here = path.relative_to(ROOT).parent.parts  # server/http.py -> ("server",)
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            base = [*here[: len(here) - node.level + 1], *([node.module] if node.module else [])]
+            names = [".".join([*base, alias.name]) for alias in node.names]  # `from .. import cli` imports cli
+            names = [f"llm_inference_fundamentals.{name}" for name in names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.startswith("llm_inference_fundamentals."):
+                yield name.removeprefix("llm_inference_fundamentals.")
+
+
+def test_server_does_not_import_the_cli():
+    # STYLE.md, "Dependency direction": the CLI imports the server (for `serve`), never the other way round.
+    seen = set()
+    for path in sorted((ROOT / "server").rglob("*.py")):
+        imported = set(_project_imports(path))
+        assert not {name for name in imported if name.split(".")[0] == "cli"}, f"{path} imports the CLI"
+        seen |= imported
+    assert any(name.startswith("tools.") for name in seen)  # the walk does see the server's imports of tools/
+
+
+# STYLE.md item 16: the command line is a package whose modules name what their subcommands do.
+CLI_FAMILIES = {
+    "corpus": {"search", "read", "install-skill", "upstream"},
+    "sizing": {"size", "plan", "spec", "catalog"},
+    "metrics": {"metrics", "compare", "sweep"},
+    "audit": {"audit"},
+    "serve": {"serve"},
+}
+
+
+def test_each_subcommand_lives_in_the_cli_module_of_its_family():
+    import argparse
+
+    from llm_inference_fundamentals.cli import _build_parser
+
+    (subcommands,) = [a for a in _build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    found = {}
+    for name, sub in subcommands.choices.items():
+        found.setdefault(sub.get_default("run").__module__.rsplit(".", 1)[-1], set()).add(name)
+    assert found == CLI_FAMILIES
+
+
+def test_cli_modules_stay_under_500_lines():
+    for path in sorted((ROOT / "cli").glob("*.py")):
+        lines = len(path.read_text().splitlines())
+        assert lines <= 500, f"cli/{path.name} has {lines} lines"
+
+
 def test_server_does_no_file_io():
     source = (ROOT / "server" / "server.py").read_text()
     for call in ("open(", "read_text(", "read_bytes(", "Path("):

@@ -38,7 +38,7 @@ def test_wheel_installs_one_namespaced_package_with_the_corpus(wheel):
     assert "llm_inference_fundamentals/tools/data/glossary.json" in names
     assert "llm_inference_fundamentals/tools/sizing/data/gpus.json" in names
     assert "llm_inference_fundamentals/tools/sizing/data/models.json" in names
-    sources = {p.relative_to(ROOT).as_posix() for d in ("tools", "server") for p in (ROOT / d).rglob("*.py")}
+    sources = {p.relative_to(ROOT).as_posix() for d in ("tools", "server", "cli") for p in (ROOT / d).rglob("*.py")}
     shipped = {n.removeprefix("llm_inference_fundamentals/") for n in names if n.endswith(".py")}
     assert sources <= shipped, f"modules missing from the wheel: {sorted(sources - shipped)}"
 
