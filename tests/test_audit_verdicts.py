@@ -225,3 +225,31 @@ def test_chinese_and_japanese_comparisons_are_comparisons():
     ja = "DeepSpeed-FastGenはvLLMと比較して最大2.3倍の実効スループットを実現します。\n"
     found = rule(audit(ja), "stack_comparison")
     assert found.status == "unclear" and "deepspeed" in found.why and "vllm" in found.why
+
+
+# ---------------------------------------------------------------- throughput basis from the table's labels
+
+
+def test_a_table_rate_takes_its_tokens_from_the_row_label():
+    # real/batch1/a_mlx_examples_pr1069.md l.7-12 (SOURCES.md: ml-explore/mlx-examples PR #1069): the rows say which
+    # tokens each rate counts (prompt vs generation), the columns only the setting compared
+    text = ("On an M2 Ultra the #s for Llama 3.1 70B in 16-bit precision look like:\n\n"
+            " | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n")
+    found = rule(audit(text), "throughput_basis")
+    assert "which tokens" not in found.why
+    # without the row labels the tokens are open
+    bare = text.replace("prompt (16 toks)", "run A").replace("generation (100 toks)", "run B")
+    assert "which tokens" in rule(audit(bare), "throughput_basis").why
+
+
+def test_chinese_row_labels_name_input_output_and_request_throughput():
+    # real/batch1/b_lmdeploy_kvquant_zh.md l.58-64 (SOURCES.md: InternLM/lmdeploy docs/zh_cn/quantization/kv_quant.md):
+    # 输入吞吐 / 输出吞吐 / 请求吞吐 are input, output and request throughput of the run; a request rate (RPS) in prose
+    # counts the run's requests
+    text = ("4. 推理高效，在 llama2-7b 上加入 int8/int4 kv 量化，RPS 相较于 fp16 分别提升近 30% 和 40%\n\n"
+            "在 H200 上使用 Qwen3-30B-A3B-Base 模型、ShareGPT 数据集进行测试：\n\n"
+            "| 指标 | Baseline (quant_policy=0) | TurboQuant (quant_policy=42) | 变化 |\n|---|---|---|---|\n"
+            "| 输入吞吐 | 2368.8 tok/s | 2195.8 tok/s | -7.3% |\n| 输出吞吐 | 2186.7 tok/s | 2027.0 tok/s | -7.3% |\n"
+            "| 请求吞吐 | 10.74 req/s | 9.96 req/s | -7.3% |\n")
+    assert rule(audit(text), "throughput_basis").status == "ok"

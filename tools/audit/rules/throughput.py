@@ -9,6 +9,7 @@ import re
 from ..reading.lexicon import icase
 from ..reading.mentions import ratio_claims, figures, tool_named
 from ..findings import TextFinding
+from ..reading.tables import cell_meaning
 
 __all__ = ["goodput_slo", "throughput_basis"]
 
@@ -27,7 +28,7 @@ def throughput_basis(ctx) -> TextFinding:
                                f"the ratio '{m.group(0)}' (line {ctx.d.ev(i, m.start())[0]}) does not say what is counted "
                                "(tokens or requests, aggregate or per user)", ctx.d.evidence(ratios[:2]))
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-    basis_rx = re.compile(r"output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+    basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
@@ -35,7 +36,7 @@ def throughput_basis(ctx) -> TextFinding:
         a, b = ctx.d.bounds(i, m.start(), m.end())
         around = text[a:b]
         if ctx.d.w.blocks[i].kind == "table":
-            around += " " + ctx.d.header(i)
+            around += " " + ctx.d.header(i) + " " + _cell_labels(ctx, i, m.start())
         title = ctx.d.w.title or ""
         if not basis_rx.search(around) and not (ctx.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
             unlabeled.append((i, m))
@@ -65,12 +66,27 @@ def throughput_basis(ctx) -> TextFinding:
     # a figure labelled as a run's throughput ("output token throughput", a table column "throughput(out tok/s)")
     # is evidently aggregate (LABELLING.md); only a bare rate leaves the scope open
     run_rate = re.compile(r"throughput|吞吐|スループット", re.I)
-    if all(run_rate.search(ctx.d.sentence(i, m) + (" " + ctx.d.header(i) if ctx.d.w.blocks[i].kind == "table" else ""))
+    if all(run_rate.search(ctx.d.sentence(i, m) + (" " + ctx.d.header(i) + " " + _cell_labels(ctx, i, m.start())
+                                                    if ctx.d.w.blocks[i].kind == "table" else ""))
+           or re.search(r"req|request|\b[RQ]PS\b|goodput|attainment", m.group(0), re.I)  # a request rate counts the run's requests
            for i, m in figs):
         return TextFinding("throughput_basis", "ok", "token basis stated; a run's throughput is an aggregate",
                            ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
                        ctx.d.evidence(figs[:2]))
+
+
+def _cell_labels(ctx, i: int, pos: int) -> str:
+    """The row label, column header and caption/headings of the table cell at offset ``pos`` of block ``i``:
+    a figure in a table takes what it counts from them ("prompt (16 toks) | 2.35 toks/sec")."""
+    for table in ctx.d.tables:
+        if table.block != i:
+            continue
+        for r, row in enumerate(table.rows):
+            for c, cell in enumerate(row):
+                if cell.start <= pos <= cell.start + len(cell.text):
+                    return " ".join(cell_meaning(table, r, c))
+    return ""
 
 
 def goodput_slo(ctx) -> TextFinding:
