@@ -253,3 +253,28 @@ def test_chinese_row_labels_name_input_output_and_request_throughput():
             "| 输入吞吐 | 2368.8 tok/s | 2195.8 tok/s | -7.3% |\n| 输出吞吐 | 2186.7 tok/s | 2027.0 tok/s | -7.3% |\n"
             "| 请求吞吐 | 10.74 req/s | 9.96 req/s | -7.3% |\n")
     assert rule(audit(text), "throughput_basis").status == "ok"
+
+
+# ---------------------------------------------------------------- single-stream decode rates are per-token figures
+
+
+def test_a_per_request_decode_rate_needs_its_timing_defined():
+    # real/batch1/a_llmd_doks_pd_results.md l.33-35 (SOURCES.md: llm-d/llm-d guides/pd-disaggregation/
+    # PD_DISAGGREGATION_TEST_RESULTS.md): LABELLING.md, a single-stream decode rate is a decode-rate figure and
+    # tpot_definition applies; nothing says how it was timed
+    text = ("#### Decode Performance\n- **Tokens per Second**: ~45 tokens/s per request\n"
+            "- **Concurrent Decoding**: Up to 8 parallel sequences\n")
+    found = rule(audit(text), "tpot_definition")
+    assert found.status == "unclear" and found.reason == "not_stated" and "45 tokens/s per request" in found.why
+    # a decode speed with no batch stated is not a per-token latency
+    assert rule(audit(text.replace(" per request", "")), "tpot_definition").status == "not_applicable"
+
+
+def test_a_decode_rate_printed_by_a_single_sequence_tool_is_defined_by_it():
+    # real/batch1/a_mlx_examples_pr1069.md l.9-17 (SOURCES.md: ml-explore/mlx-examples PR #1069): the generation
+    # toks/sec come from mlx_lm.generate, one sequence, whose own timing fixes the definition
+    text = ("On an M2 Ultra the #s for Llama 3.1 70B in 16-bit precision look like:\n\n"
+            " | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n\nCommand ran:\n\n```bash\npython -m mlx_lm.generate "
+            "--model meta-llama/Meta-Llama-3-70B-Instruct --prompt \"Write a story about Einstein\" --max-tokens 100\n```\n")
+    assert rule(audit(text), "tpot_definition").status == "ok"

@@ -11,7 +11,7 @@ from ..reading.mentions import ratio_claims, figures, tool_named
 from ..findings import TextFinding
 from ..reading.tables import cell_meaning
 
-__all__ = ["goodput_slo", "throughput_basis"]
+__all__ = ["cell_labels", "goodput_slo", "throughput_basis"]
 
 
 def throughput_basis(ctx) -> TextFinding:
@@ -36,7 +36,7 @@ def throughput_basis(ctx) -> TextFinding:
         a, b = ctx.d.bounds(i, m.start(), m.end())
         around = text[a:b]
         if ctx.d.w.blocks[i].kind == "table":
-            around += " " + ctx.d.header(i) + " " + _cell_labels(ctx, i, m.start())
+            around += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
         title = ctx.d.w.title or ""
         if not basis_rx.search(around) and not (ctx.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
             unlabeled.append((i, m))
@@ -66,7 +66,7 @@ def throughput_basis(ctx) -> TextFinding:
     # a figure labelled as a run's throughput ("output token throughput", a table column "throughput(out tok/s)")
     # is evidently aggregate (LABELLING.md); only a bare rate leaves the scope open
     run_rate = re.compile(r"throughput|吞吐|スループット", re.I)
-    if all(run_rate.search(ctx.d.sentence(i, m) + (" " + ctx.d.header(i) + " " + _cell_labels(ctx, i, m.start())
+    if all(run_rate.search(ctx.d.sentence(i, m) + (" " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
                                                     if ctx.d.w.blocks[i].kind == "table" else ""))
            or re.search(r"req|request|\b[RQ]PS\b|goodput|attainment", m.group(0), re.I)  # a request rate counts the run's requests
            for i, m in figs):
@@ -76,7 +76,7 @@ def throughput_basis(ctx) -> TextFinding:
                        ctx.d.evidence(figs[:2]))
 
 
-def _cell_labels(ctx, i: int, pos: int) -> str:
+def cell_labels(ctx, i: int, pos: int) -> str:
     """The row label, column header and caption/headings of the table cell at offset ``pos`` of block ``i``:
     a figure in a table takes what it counts from them ("prompt (16 toks) | 2.35 toks/sec")."""
     for table in ctx.d.tables:

@@ -45,7 +45,17 @@ def tpot_definition(ctx) -> TextFinding:
         if itl and client:
             return TextFinding("tpot_definition", "ok", "ITL here is the named client's per-output-token latency "
                                "((E2E - TTFT) / (output tokens - 1))", ctx.d.evidence([client] + itl[:1]))
-        return TextFinding("tpot_definition", "not_applicable", "no TPOT or ms-per-token figure reported")
+        stream = _single_stream_rates(ctx)
+        if not stream:
+            return TextFinding("tpot_definition", "not_applicable", "no TPOT or ms-per-token figure reported")
+        where = f"'{ctx.d.sentence(*stream[0]).strip()[:60]}' (line {ctx.d.ev(stream[0][0], stream[0][1].start())[0]})"
+        fixed = ctx.d.first(_DEFINING_TOOLS)
+        if fixed:
+            return TextFinding("tpot_definition", "ok", f"the single-stream decode rate {where} is timed by the named tool, "
+                               "whose definition fixes it", ctx.d.evidence(stream[:1] + [fixed]))
+        return TextFinding("tpot_definition", "unclear", f"the single-stream decode rate {where} is a per-output-token figure; "
+                           "the text does not say how it is timed (first token in or out)", ctx.d.evidence(stream[:2]),
+                           reason="not_stated")
     bad = icase(r"TPOT\s*\(\s*(?:ITL|inter[- ]token\s+latency)\s*\)|(?:ITL|inter[- ]token\s+latency)\s*\(\s*TPOT\s*\)|"
                 r"TPOT\s*(?:,\s*)?(?:also\s+called|a\.k\.a\.?|aka|i\.e\.|or)\s+(?:ITL|inter[- ]token)|"
                 r"TPOT\s*=\s*(?:E2E\w*|end[- ]to[- ]end\s+latency|total\s+latency|latency)\s*/\s*(?:\(?\s*(?:number\s+of\s+)?(?:output\s+|generated\s+)?tokens\s*\)?)(?!\s*[-−]\s*1)")
@@ -57,11 +67,42 @@ def tpot_definition(ctx) -> TextFinding:
                  r"(?:excluding|excl\.?|including|incl\.?)\s+(?:the\s+)?(?:1st|first)\s+token|\b[Nn]\s*[-−]\s*1\b|tokens?\s*[-−]\s*1\b|"
                  r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
     # the measuring tools whose TPOT (or per-token latency) definition is fixed by their own code
-    g = ctx.d.first(good) or ctx.d.first(icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
-                                               r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
-                                               r"token_benchmark_ray"))
+    g = ctx.d.first(good) or ctx.d.first(_DEFINING_TOOLS)
     if g:
         return TextFinding("tpot_definition", "ok", "TPOT denominator / first-token treatment stated or fixed by the named client",
                            ctx.d.evidence([g]))
     return TextFinding("tpot_definition", "unclear", "TPOT-like figure without its denominator or first-token treatment",
                        ctx.d.evidence(tpots[:2]))
+
+
+# the measuring tools whose per-token latency (or decode rate) definition is fixed by their own code
+_DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
+                        r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
+                        r"token_benchmark_ray|optimum-benchmark")
+# single-stream stated: per user/request/stream, batch 1, one request at a time, or a single-sequence bench tool
+_PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|sequence|batch)|"
+                    r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
+                    r"\btg\d{2,}\b")
+_SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
+
+
+def _single_stream_rates(ctx) -> list:
+    """Decode-rate figures of one stream (LABELLING.md: a single-stream decode rate is a decode-rate figure, so
+    tpot_definition applies; a decode speed with no batch stated is not a per-token latency)."""
+    from ..reading.mentions import decode_rates
+
+    rates = decode_rates(ctx)
+    if not rates:
+        return []
+    from .throughput import cell_labels
+
+    # LABELLING.md: decode tok/s from a named single-sequence bench tool counts as single-stream
+    tool = ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
+    out = []
+    for i, m in rates:
+        line = ctx.d.line_text(i, m.start(), m.end())
+        if ctx.d.w.blocks[i].kind == "table":
+            line += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
+        if tool or _PER_STREAM.search(line):
+            out.append((i, m))
+    return out
