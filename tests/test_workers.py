@@ -23,8 +23,17 @@ def runner():
     pool.close()
 
 
-async def test_a_call_over_budget_is_stopped_while_other_sessions_are_served(runner):
-    # Before: 1,000,000 empty records took 20-50 s of CPU on a thread nobody could stop.
+async def test_a_call_over_budget_is_stopped_while_other_sessions_are_served():
+    # Before: 1,000,000 empty records took 20-50 s of CPU on a thread nobody could stop. The budget
+    # here is 10 s so that, on a loaded machine, the other session has room to be served first.
+    runner = ProcessRunner(workers=2, budget_s=10, memory_mb=2048)
+    try:
+        await _over_budget_and_others_served(runner)
+    finally:
+        runner.close()
+
+
+async def _over_budget_and_others_served(runner):
     server = build_server(runner=runner)
     runner.warm_up(2)
     async with Client(server) as warm:  # index built and both workers started before the race
@@ -54,7 +63,7 @@ async def test_a_call_over_budget_is_stopped_while_other_sessions_are_served(run
     # TPOT = (120 - 100) ms / (3 - 1) = 10 ms
     assert results["small"].structured_content["tpot_ms"]["mean"] == pytest.approx(10.0)
     heavy_text = results["heavy"].content[0].text
-    assert results["heavy"].is_error and "time budget of 3 s" in heavy_text and "stopped" in heavy_text
+    assert results["heavy"].is_error and "time budget of 10 s" in heavy_text and "stopped" in heavy_text
 
 
 async def test_the_stopped_worker_is_killed_and_replaced(runner):
