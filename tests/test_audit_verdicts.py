@@ -278,3 +278,25 @@ def test_a_decode_rate_printed_by_a_single_sequence_tool_is_defined_by_it():
             "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n\nCommand ran:\n\n```bash\npython -m mlx_lm.generate "
             "--model meta-llama/Meta-Llama-3-70B-Instruct --prompt \"Write a story about Einstein\" --max-tokens 100\n```\n")
     assert rule(audit(text), "tpot_definition").status == "ok"
+
+
+# ---------------------------------------------------------------- measurements restated as general properties
+
+
+def test_a_measurement_restated_as_state_of_the_art_is_ambiguous_evidence():
+    # real/batch3/e_tinychat_readme.md l.79-84, 215 (SOURCES.md: mit-han-lab/llm-awq tinychat/README.md @b6ef42c):
+    # LABELLING.md, a measurement restated as a general property is unclear (ambiguous), never a violation
+    table = ("We benchmarked the per-token generation latency on an RTX 4090.\n\n| Model | FP16 latency (ms) | INT4 latency (ms) |\n"
+             "|---|---|---|\n| LLaMA-3-8B | 17.07 | 6.39 |\n\n")
+    found = rule(audit(table + "Our approach outperforms all existing projects, achieving state-of-the-art speed.\n"), "evidence_class")
+    assert found.status == "unclear" and found.reason == "ambiguous" and "line 7" in found.why
+    assert rule(audit(table), "evidence_class").status == "ok"
+    # a negated generalisation is not a claim
+    assert rule(audit(table + "This does not mean it outperforms all other projects.\n"), "evidence_class").status == "ok"
+
+
+def test_advice_for_any_model_size_generalises_the_measured_rows():
+    # real/batch2/d_prodstack_v100.md l.207 (SOURCES.md: vllm-project/production-stack tutorials/25-v100-legacy-gpu-deployment.md)
+    text = ("| Model | GPUs | Output tok/s |\n|---|---|---|\n| Qwen2.5-7B | 2x V100 | 310 |\n\n"
+            "For interactive serving, regardless of model size, plan for roughly 8-16 concurrent requests per deployment.\n")
+    assert rule(audit(text), "evidence_class").status == "unclear"

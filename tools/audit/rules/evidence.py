@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
+from importlib.resources import files
 
 from ..reading.blocks import quote_line
 from ..reading.lexicon import LAT_KW, RATE_FIG, icase
@@ -83,8 +85,23 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         return TextFinding("evidence_class", "unclear",
                            f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case with no setup given: "
                            "a measured maximum or a general promise cannot be told apart", ctx.d.evidence(maxima[:2]), reason="ambiguous")
+    general = next((h for h in ctx.d.hits(_GENERAL, ("paragraph", "list_item", "heading", "quote")) if live(*h)), None)
+    if general:
+        # LABELLING.md: a measurement restated as a general property is unclear (ambiguous), not a violation
+        return TextFinding("evidence_class", "unclear",
+                           f"'{_quote(ctx, general)}' (line {ctx.d.ev(*_at(general))[0]}) restates the measurements as a general "
+                           "property beyond the setups measured", ctx.d.evidence([general]), reason="ambiguous")
     return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
                        ctx.d.evidence((f["lat"] + f["rate"])[:1]))
+
+
+def _load_general() -> re.Pattern[str]:
+    data = json.loads((files(__package__).parent / "data" / "claims.json").read_text(encoding="utf-8"))
+    return icase("|".join(f"(?:{p})" for p in data["general_property"]["patterns"]))
+
+
+# wordings that generalise a measurement beyond its setup (tools/audit/data/claims.json, with sources)
+_GENERAL = _load_general()
 
 
 _MEASURED_DATA = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|observed|saw|got|recorded|ran|tested|profiled|timed)\b|"
