@@ -354,3 +354,43 @@ def test_draft_tree_top_k_and_a_feature_list_are_not_sampling():
     # a value stays a declaration even in a sentence with 'compatible' in it (self-written engine_shootout_fair.md)
     text = "# Runs\n\nClient: vllm bench serve against each OpenAI-compatible endpoint, temperature 0. 3,000 tok/s on 1x H100.\n"
     assert items(text)["sampling"] == "declared"
+
+
+def test_a_weight_format_stated_for_some_results_only_is_partial():
+    # SafeAILab/EAGLE README.md (Apache-2.0): 'at fp16 precision' sits under the demo, in its own
+    # section; the gpt-fast speed-up above it states no precision
+    text = ("# EAGLE\n\n## Speed\n\n- achieving **2x** speedup on gpt-fast.\n\n## EAGLE-3\n\n"
+            "- **3x** faster than vanilla decoding (13B).\n\n_Inference is conducted on 2x RTX 3090 GPUs at fp16 precision "
+            "using the Vicuna 13B model._\n")
+    assert items(text)["weight_format"] == "partial"
+    # stated once in a setup section, it covers every result
+    text = ("# EAGLE\n\n## Setup\n\nAll runs use fp16 weights on 2x RTX 3090.\n\n## Speed\n\n- **2x** speedup on gpt-fast.\n\n"
+            "## EAGLE-3\n\n- **3x** faster than vanilla decoding (13B).\n")
+    assert items(text)["weight_format"] == "declared"
+
+
+# ---------------------------------------------------------------- aggregation
+
+
+def test_how_runs_were_combined_is_read_in_several_wordings():
+    # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0): 5 repeats, mean of 3 processes
+    text = ("# MNN K3\n\n## 1. 性能结论\n\n测试统一使用 8 线程。prefill 使用 pp512，decode 使用 tg128。每个进程内部重复 5 次，\n"
+            "最终结果取 3 个独立进程的算术平均值。decode 12.3 tok/s。\n")
+    assert items(text)["aggregation_rule"] == "declared"
+    # llm-d/llm-d pd-disaggregation multi-tier results (Apache-2.0)
+    text = "# P/D\n\n- One measured run per arm. Treat small differences as directional.\n- TTFT p50 0.4 s on 8x H200.\n"
+    assert items(text)["aggregation_rule"] == "declared"
+
+
+def test_a_ratio_in_times_is_not_a_repetition_count():
+    # sgl-project/sglang benchmark/benchmark_vllm_060/README.md (Apache-2.0)
+    text = ("# SGLang vs vLLM\n\nIn short, the Median TTFT of vLLM is **3 times** that of SGLang, and the Median ITL is "
+            "**10 times** that of SGLang, on 1x H100.\n")
+    assert items(text)["aggregation_rule"] == "missing"
+
+
+def test_on_average_without_saying_over_what_is_partial():
+    # mit-han-lab/omniserve README.md (Apache-2.0)
+    text = ("# LServe\n\nOn Llama-3-8B, LServe achieves 1.5x average speedup over vLLM. For Llama-2-7B, LServe runs more "
+            "than 2.0x faster than baselines on average.\n")
+    assert items(text)["aggregation_rule"] == "partial"

@@ -19,10 +19,16 @@ def aggregation_rule(ctx) -> TextFinding:
                r"\bone\s+run\s+per\b|\b(?:was|were)\s+run\s+once\b|"
                r"(?:ratio|computed\s+from)\s+(?:of\s+)?(?:the\s+)?total\s+\w+\s+(?:over|divided\s+by|/)\s+(?:the\s+)?total|"
                r"aggregat(?:ed|ion|ing)\s+(?:rule|over|across|by)|aggregation\s+rule|\b\d+\s+runs?\b[^.\n]{0,40}(?:report|take|median|mean|average)|"
-               r"\b(?:\d+|two|three|five|ten)\s+(?:times|runs|trials|repetitions)\b[^.\n]{0,80}?\b(?:median|mean|average|best|worst)\b|"
+               # "3 times that of SGLang" is a ratio, not repetitions
+               r"\b(?:\d+|two|three|five|ten)\s+(?:times|runs|trials|repetitions)\b(?!\s+(?:that|those|faster|slower|higher|lower|more|less|"
+               r"larger|smaller|better|worse|as|the|over|speed))[^.\n]{0,80}?\b(?:median|mean|average|best|worst)\b|"
+               r"\bone\s+(?:measured\s+)?run\s+per\b|(?:重复|反复)\s*\d+\s*次[^。\n]{0,60}?(?:平均|中位数|最好|最佳)|"
+               r"取\s*\d+\s*(?:次|个)[^。\n]{0,20}?(?:平均|中位数)|"
                r"\bthe\s+run\s+with\s+the\s+(?:median|best|worst|lowest|highest)")
     # "aggregate across all requests" (an adjective: the throughput's scope) is not a rule for combining samples.
-    part = icase(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs|\b(?:the\s+)?(?:mean|average)\s+(?:number|count|fraction|share)\s+of\b")
+    # "on average", "an average speed-up", "平均而言": a mean, but not over what (LABELLING.md: partial)
+    part = icase(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs|\b(?:the\s+)?(?:mean|average)\s+(?:number|count|fraction|share)\s+of\b|"
+                 r"\bon\s+average\b|\baverage\s+(?:speed-?ups?|gains?|improvements?)\b|平均而言|平均(?:来说|来看)|平均して")
     return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "aggregation rule",
                      "aggregation over samples/runs stated", "averaging mentioned without saying over what")
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from .artifacts import model_mentions
-from .findings import TextFinding, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of
+from .reading.anchors import uncovered
 from .reading.document import SENTENCE_REACH
 from .reading.flagvalues import definite
 from .reading.lexicon import icase
@@ -110,8 +111,19 @@ def weight_format(ctx) -> TextFinding:
     vague = icase(r"quantiz\w*|(?<![\w.-])\d{1,2}[- ]bits?\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)|半精度|量化")
     partial = bare + [h for h in ctx.d.hits(vague) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)
                       and not _kv_context(ctx, *h)]
-    return status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
-                     "weight format stated", "precision or quantization named without the scheme")
+    finding = status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
+                        "weight format stated", "precision or quantization named without the scheme")
+    if finding.status == "declared":
+        # Declared for every measured setup, or partial (LABELLING.md "Several setups"): a result whose section
+        # states no format while others do ("at fp16 precision" under one figure of several).
+        left = uncovered(ctx, declared)
+        if left:
+            line, _ = ctx.d.ev(left[0].block, left[0].start)
+            result = " ".join(ctx.d.plains[left[0].block][left[0].start:left[0].end].split())[:70]
+            return TextFinding("weight_format", "partial",
+                               f"weight format stated for some results ({cite(ctx, declared, 1)}), not for '{result}' (l.{line})",
+                               ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
+    return finding
 
 
 def kv_format(ctx) -> TextFinding:
