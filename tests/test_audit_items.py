@@ -394,3 +394,51 @@ def test_on_average_without_saying_over_what_is_partial():
     text = ("# LServe\n\nOn Llama-3-8B, LServe achieves 1.5x average speedup over vLLM. For Llama-2-7B, LServe runs more "
             "than 2.0x faster than baselines on average.\n")
     assert items(text)["aggregation_rule"] == "partial"
+
+
+# ---------------------------------------------------------------- latency distributions
+
+
+def test_a_rich_text_printout_reads_its_row_labels_between_box_bars():
+    # triton-inference-server/tutorials Feature_Guide/Speculative_Decoding/vLLM/README.md (BSD-3-Clause): a GenAI-Perf table, cut to three statistics
+    text = ("# Spec decode\n\nWe ran genai-perf at concurrency 1 on 1x H100. The results:\n\n```\n"
+            "                                    NVIDIA GenAI-Perf | LLM Metrics\n"
+            "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┓\n"
+            "┃                         Statistic ┃      avg ┃      p99 ┃      p90 ┃\n"
+            "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━┩\n"
+            "│              Request Latency (ms) │ 7,510.69 │ 8,409.31 │ 8,193.07 │\n"
+            "│ Output Token Throughput (per sec) │    43.27 │      N/A │      N/A │\n```\n")
+    assert items(text)["latency_distributions"] == "declared"
+
+
+def test_end_to_end_as_a_scope_of_work_is_no_latency_figure():
+    # NVIDIA/Model-Optimizer examples/speculative_decoding/doc/dflash.md (Apache-2.0): 'E2E pipeline' beside throughput-only results
+    text = ("# DFlash\n\nAcceptance length 3.9 and 1,210 TPS on 1x B200.\n\n- **Online training**: E2E pipeline "
+            "(train -> export -> eval) on sample-1K and sample-10K.\n")
+    assert items(text)["latency_distributions"] == "missing"
+
+
+# ---------------------------------------------------------------- concurrency
+
+
+def test_operations_running_sequentially_are_no_load_level():
+    # apple/ml-recurrent-drafter recurrent_drafting/mlx/experiments/README.md (Apache-2.0): MLX lazy evaluation, not request load
+    text = ("# ReDrafter on MLX\n\nReDrafter speeds up generation 1.37x on an M1 Max.\n\nThe code may appear to be executing "
+            "tensor operations sequentially, but these operations might not run until the result is printed.\n")
+    assert items(text)["concurrency"] == "missing"
+    assert items("# Runs\n\nThe 50 prompts were sent sequentially; TTFT p50 90 ms on 1x H100.\n")["concurrency"] == "declared"
+
+
+def test_a_batch_of_queries_from_an_online_client_is_partial():
+    # skypilot-org/skypilot examples/benchmark/serving/README.md (Apache-2.0); LABELLING.md batch-2: not said to be in flight together
+    text = ("# Sky Benchmark\n\nEach step will correspond to completion of a batch of 5 queries, configured in `benchmark.py`. "
+            "Average time per query 2.1 s on 1x A100.\n")
+    assert items(text)["concurrency"] == "partial"
+
+
+def test_clients_and_requests_counted_in_chinese():
+    # microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md (Apache-2.0), under '# 3. 使用FP6服务LLMs'
+    text = ("# DeepSpeed-FP6\n\n# 3. 使用FP6服务LLMs\n\n图1：在DeepSpeed-MII中，使用128个请求和32个客户端，对LLaMA-2-70B模型在2xA100-80g上"
+            "进行端到端服务性能测试，吞吐量提升1.5倍。\n")
+    s = items(text)
+    assert (s["concurrency"], s["request_count"]) == ("declared", "declared")

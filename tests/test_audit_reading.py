@@ -80,6 +80,13 @@ def test_a_section_headed_only_inference_is_how_to_run_the_model():
     assert scopes("# T\n\nWe measured 2x.\n\n## Speculative decoding: Inference\n\nWe run TGIS.\n")[-1] == (7, "run")
 
 
+def test_chinese_using_in_a_heading_is_not_a_usage_section():
+    # microsoft/DeepSpeed fp6 Chinese blog (Apache-2.0): '3. 使用FP6服务LLMs' is "serving LLMs with FP6", a results section;
+    # THUDM GLM-4 inference README (Apache-2.0): '使用 vLLM 后端代码' is how-to code
+    text = "# FP6\n\n# 3. 使用FP6服务LLMs\n\n吞吐量提升1.5倍。\n\n### 使用 vLLM 后端代码\n\nRun it.\n\n## 使用指南\n\nRun it.\n"
+    assert [s for _, s in scopes(text)] == ["run", "run", "run", "howto", "howto", "howto", "howto"]
+
+
 def test_a_background_paragraph_still_declares_through_its_sentences_about_the_runs():
     text = ("# Post\n\nWe measured 40 ms TTFT.\n\n## Introduction\n\nvLLM is a fast engine. In this post we benchmarked "
             "Llama 3.1 8B Instruct on 1x H100.\n")

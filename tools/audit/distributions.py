@@ -70,6 +70,11 @@ _SINGLE_STREAM = icase(r"single[- ](?:stream|user|request|session|batch)|batch(?
                        r"concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|user|prompt)\s+at\s+a\s+time")
 
 
+# "E2E pipeline (train -> export -> eval)", "end-to-end tests": the word names a scope of work, not a time.
+_NOT_A_TIME = re.compile(r"[\s-]*(?:pipelines?|tests?|testing|training|flows?|workflows?|examples?|validation|integration|"
+                         r"solutions?|systems?|stack|support|demo)\b", re.I)
+
+
 def _latency_figures(ctx) -> list:
     """Latency figures of the measured runs: TTFT, TPOT, ITL, E2E, ms per token (tables included), and
     single-stream decode rates (a one-user tok/s is a latency figure)."""
@@ -80,7 +85,8 @@ def _latency_figures(ctx) -> list:
         figs = figures(ctx)
     finally:
         ctx.d.default_scope = saved
-    found = [h for h in figs["lat"] + figs["tpot"] if re.search(r"\d", ctx.d.sentence(*h))]
+    found = [h for h in figs["lat"] + figs["tpot"] if re.search(r"\d", ctx.d.sentence(*h))
+             and not _NOT_A_TIME.match(ctx.d.plains[h[0]], h[1].end())]
     if not found:  # a table column of latency figures (header, glossary, caption or heading names the metric)
         from .reading.claims import LATENCY_METRICS
         from .reading.document import Spot
@@ -149,4 +155,8 @@ def _row_labels(ctx, i: int, is_table: bool) -> str:
     rows = ctx.d.plains[i].split("\n")[1:]
     if is_table:
         return " ".join(r.strip().strip("|").split("|")[0] for r in rows)
-    return " ".join(re.split(r"\s{2,}", r.strip())[0] for r in rows)
+    # a rich-text printout (GenAI-Perf, AIPerf) frames its cells with box-drawing bars: '│ Request Latency (ms) │ 7,510 │'
+    return " ".join(re.split(r"\s{2,}", _BOX.sub("  ", r).strip())[0] for r in rows)
+
+
+_BOX = re.compile(r"\s*[│┃║]\s*")

@@ -253,7 +253,10 @@ def concurrency(ctx) -> TextFinding:
                r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
                r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
                r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
-               r"\bsequentially\b|--max-num-seqs[\s=]+\d+(?=[^\n]*bench)")
+               # requests sent one after another; "tensor operations executing sequentially" is no load
+               r"(?:requests?|prompts?|queries|questions)\b[^.\n]{0,30}?\bsequentially\b|\b(?:sent|issued|submitted|processed|run)\s+sequentially\b|"
+               r"--max-num-seqs[\s=]+\d+(?=[^\n]*bench)|"
+               r"\d+\s*(?:个|名)\s*(?:客户端|并发用户|用户|并发请求)|并发(?:数|度|量)?\s*(?:[:：=为]|设为|设置为)\s*\d+|同时実行数\s*[:：=]?\s*\d+")
     declared, hedged = [], []
     for i, m in ctx.d.hits(rx):
         # the client's own setting (--max-concurrency, "max_concurrency": 32) is the load, not a capacity
@@ -261,7 +264,9 @@ def concurrency(ctx) -> TextFinding:
             continue
         a, _ = ctx.d.bounds(i, m.start(), m.end())
         lead = re.split(r"[,;()]", ctx.d.plains[i][max(a, m.start() - 25):m.start()])[-1]  # this clause only
-        (hedged if vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) else declared).append((i, m))
+        # "a batch of 5 queries" from an online client: not said to be in flight together (LABELLING.md, batch-2: partial)
+        queries = re.match(r"batch\s+of\s+\d+\s+(?:queries|requests|prompts|questions)\b", m.group(0) + ctx.d.plains[i][m.end():m.end() + 12], re.I)
+        (hedged if vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) or queries else declared).append((i, m))
     for i, block in enumerate(ctx.d.w.blocks):
         if block.kind == "table":
             header = ctx.d.header(i)

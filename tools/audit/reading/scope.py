@@ -43,7 +43,9 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
     ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
                          r"prerequisites?|requirements|build\s+from\s+source|\bdemo\b|try\s+it|tutorial|\bAPI\b|sample\s+code|"
                          r"code\s+examples?|^\W*examples?\W*$|usage\s+examples?|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally|"
-                         r"使用|用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|使用方法|"
+                         # '使用' alone is "using" ("3. 使用FP6服务LLMs", "ロードバランシングを使用した..."): only its usage compounds
+                         r"使用(?:方法|方式|指南|说明|示例|与演示|教程)|使用[^\n]{0,20}?(?:代码|运行|构建|安装)|客户端使用|如何使用|"
+                         r"用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|"
                          # a heading that is only "Inference" or "<engine> inference" / "Inference with <engine>": how to run the model
                          r"^[\w.、,/ -]{0,40}?\s*(?:inference|推理|推論)(?:\s+(?:with|using|via|on)\s+[\w.、,/ -]{1,40})?\W*$", re.I)),
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
