@@ -442,3 +442,29 @@ def test_clients_and_requests_counted_in_chinese():
             "进行端到端服务性能测试，吞吐量提升1.5倍。\n")
     s = items(text)
     assert (s["concurrency"], s["request_count"]) == ("declared", "declared")
+
+
+# ---------------------------------------------------------------- prompt and output lengths
+
+
+def test_prefill_and_decode_length_columns_declare_the_lengths():
+    # huggingface/transformers docs/source/ko/quantization/awq.md (Apache-2.0): Korean column headers
+    text = ("# AWQ\n\n|   배치 크기  |   프리필 길이 |   디코드 길이 |   프리필 토큰/초 |   디코드 토큰/초  |\n"
+            "|---:|---:|---:|---:|---:|\n|            1 |               32 |              32 |            60.0984 |           38.4537 |\n")
+    s = items(text)
+    assert (s["prompt_length"], s["output_length_requested"]) == ("declared", "declared")
+    # casper-hansen/AutoAWQ README.md (MIT): the English headers
+    text = ("# AutoAWQ\n\n| Model | Batch Size | Prefill Length | Decode Length | Prefill tokens/s | Decode tokens/s |\n"
+            "|---|---:|---:|---:|---:|---:|\n| Vicuna 7B | 1 | 64 | 64 | 639.65 | 198.848 |\n")
+    assert items(text)["prompt_length"] == "declared"
+
+
+def test_a_public_dataset_with_its_prompt_count_declares_the_prompts():
+    # ModelTC/lightllm docs/CN/source/server/benchmark.rst (Apache-2.0): ShareGPT file and --num-prompts; LABELLING.md prompt_length
+    text = ("# 服务性能评测\n\n```\n$ python benchmark_serving.py --tokenizer /path/llama-7b --dataset "
+            "/path/ShareGPT_V3_unfiltered_cleaned_split.json --num-prompts 2000 --request-rate 200\n```\n\n"
+            "Throughput: 20.5 requests/s on 1x A100.\n")
+    assert items(text)["prompt_length"] == "declared"
+    # the dataset alone stays partial; a model named after a poem form is no dataset
+    assert items("# Run\n\nWe used ShareGPT prompts; 20.5 requests/s on 1x A100.\n")["prompt_length"] == "partial"
+    assert items("# Arena\n\n| 3 | claude-sonnet-4 | 1398 tok/s |\n|---|---|---|\n\n500 requests.\n")["prompt_length"] == "missing"

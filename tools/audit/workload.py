@@ -9,7 +9,8 @@ import re
 from .reading.cells import cell_hits, label, phrases
 from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
 from .reading.vocabulary import vague
-from .findings import TextFinding, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of
+from .reading.vocabulary import patterns
 from .reading.flagvalues import extra_value, numeric, sampling_keys
 from .reading.statements import capability
 
@@ -109,8 +110,21 @@ def prompt_length(ctx) -> TextFinding:
                                      r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
                                      r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
                                      r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)")))
+    if not declared:
+        # A public named dataset with how many prompts were drawn from it (LABELLING.md: declared): a reader can
+        # reproduce the prompts, though no token count is written.
+        named = list(ctx.d.hits(_PUBLIC_DATASET))
+        if named:
+            count = request_count(ctx)
+            if count.status == "declared":
+                return TextFinding("prompt_length", "declared",
+                                   f"public dataset {cite(ctx, named, 1)} with its prompt count: {count.why.split(': ', 1)[-1]}",
+                                   ctx.d.evidence(named[:1]) + count.evidence[:1])
     return status_of(ctx, "prompt_length", declared, partial, "prompt length in tokens",
                      "prompt length stated in tokens", "prompt length vague or only the dataset is named")
+
+
+_PUBLIC_DATASET = icase(r"(?<![A-Za-z-])(?:" + patterns("public_datasets", "patterns") + r")(?![A-Za-z])")
 
 
 def output_length_requested(ctx) -> TextFinding:
