@@ -627,3 +627,15 @@ def test_wildcard_engine_version_is_not_a_pin():
 def test_warmed_the_server_up_without_a_procedure_is_partial():
     report = audit_text("We warmed the server up before measuring.\n")
     assert status(report, "warmup").status == "partial"
+
+
+def test_text_report_names_each_line_once():
+    # The why of a weight format already quotes its line ('FP8' (l.3)); the checklist must not add
+    # "(l. 3)" again, while a why without line numbers still gets them appended.
+    text = "# Results\n\nWe served Llama-3.1-8B-Instruct.\nWeights are FP8.\nMean TTFT was 120 ms.\n"
+    report = audit_text(text)
+    lines = report.to_text().splitlines()
+    weight = next(line for line in lines if " weight_format " in line)
+    assert weight.count("l.4") + weight.count("l. 4") == 1, weight
+    missing_lines = next(line for line in lines if " observation_point " in line)
+    assert "(l. 5)" in missing_lines or "line 5" in missing_lines, missing_lines

@@ -8,6 +8,7 @@ additive.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -154,12 +155,12 @@ class AuditReport(BaseModel):
             if f.group != group:
                 group = f.group
                 out.append(f"\n{group}")
-            where = f" (l. {', '.join(str(e.line) for e in f.evidence[:3])})" if f.evidence else ""
+            where = _where(f.why, f.evidence)
             why = f.why if f.status != "missing" or self.format == "result" else "not found"
             out.append(f"  {mark[f.status]} {f.id:<24} {f.status:<14} {why}{where}")
         out.append("\nmetric rules")
         for r in self.rules:
-            where = f" (l. {', '.join(str(e.line) for e in r.evidence[:3])})" if r.evidence else ""
+            where = _where(r.why, r.evidence)
             reason = f" [{r.reason}]" if r.reason else ""
             out.append(f"  {mark[r.status]} {r.id:<24} {r.status:<14} {r.why}{where}{reason}")
             if r.question:
@@ -177,3 +178,13 @@ class AuditReport(BaseModel):
             out.append("\nto add or fix")
             out += [f"  - {x}" for x in self.suggestions]
         return "\n".join(out)
+
+
+_NAMES_LINES = re.compile(r"\(l\.\s?\d|\blines? \d")
+
+
+def _where(why: str, evidence: list) -> str:
+    """' (l. 3, 9)' after a why that does not already name its lines."""
+    if not evidence or _NAMES_LINES.search(why):
+        return ""
+    return f" (l. {', '.join(str(e.line) for e in evidence[:3])})"
