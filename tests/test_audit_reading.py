@@ -201,3 +201,11 @@ def test_a_real_results_page_reads_its_tables_through_the_glossary():
     assert s["hardware"] == "declared" and s["distinct_prefixes"] == "missing"
     assert s["latency_distributions"] == "partial" and s["throughput_basis"] == "ok"
     assert s["steady_decode"] == "not_applicable"  # whole-run throughput is not a decode rate
+
+
+def test_an_rst_overline_title_is_the_title_words_only():
+    # reStructuredText titles with an over-line (as in c_arctic_speculator.txt, SOURCES.md batch 2):
+    # markdown reads "=====\nTitle\n=====" as one setext heading whose text includes the over-line.
+    writeup = parse_writeup(".. _label:\n\n=================\nArctic Speculator\n=================\n\nText.\n")
+    assert writeup.title == "Arctic Speculator"
+    assert writeup.blocks[-1].text.strip() == "Text." and writeup.blocks[-1].section == "Arctic Speculator"

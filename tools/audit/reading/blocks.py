@@ -142,7 +142,7 @@ def parse_writeup(text: str) -> Writeup:
         if tok.type == "heading_open":
             level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
             kind = "heading"
-            heading = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+            heading = _heading_text(tokens[i + 1].content if i + 1 < len(tokens) else "")
             section = heading or section
             if title is None:
                 title, title_line = heading, start + 1
@@ -168,3 +168,11 @@ def parse_writeup(text: str) -> Writeup:
                 title, title_line = line.strip().lstrip("#").strip(), n
                 break
     return Writeup(lines=lines, blocks=blocks, title=title, title_line=title_line)
+
+
+_RULE_LINE = re.compile(r"[=\-~^*#+`:.'\"_]+")
+
+
+def _heading_text(content: str) -> str:
+    """A heading's words on one line; an reStructuredText over-line ('=====' above the title) is not a word."""
+    return " ".join(part.strip() for part in content.splitlines() if part.strip() and not _RULE_LINE.fullmatch(part.strip()))
