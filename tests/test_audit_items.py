@@ -468,3 +468,54 @@ def test_a_public_dataset_with_its_prompt_count_declares_the_prompts():
     # the dataset alone stays partial; a model named after a poem form is no dataset
     assert items("# Run\n\nWe used ShareGPT prompts; 20.5 requests/s on 1x A100.\n")["prompt_length"] == "partial"
     assert items("# Arena\n\n| 3 | claude-sonnet-4 | 1398 tok/s |\n|---|---|---|\n\n500 requests.\n")["prompt_length"] == "missing"
+
+
+# ---------------------------------------------------------------- distinct prefixes
+
+
+def test_a_dataset_with_the_prefix_cache_off_leaves_the_prompts_open():
+    # sgl-project/sglang benchmark/benchmark_vllm_060/README.md (Apache-2.0): ShareGPT prompts, radix cache off
+    text = ("# SGLang vs vLLM\n\nMedian TTFT 28 ms on 1x H100.\n\n```\npython -m sglang.launch_server --model-path "
+            "meta-llama/Llama-3.1-8B-Instruct --disable-radix-cache\npython3 -m sglang.bench_serving --backend sglang "
+            "--dataset-name sharegpt --num-prompts 1200 --request-rate 4\n```\n")
+    assert items(text)["distinct_prefixes"] == "partial"
+    # random-token prompts share no prefix (LABELLING.md distinct_prefixes)
+    text = ("# Runs\n\nMedian TTFT 28 ms on 1x H100.\n\n```\nvllm bench serve --model m --dataset-name random "
+            "--random-input-len 1024 --num-prompts 100\n```\n")
+    assert items(text)["distinct_prefixes"] == "declared"
+
+
+def test_stated_repeats_settle_the_prefixes_and_a_graph_replay_is_no_trace():
+    # alibaba/rtp-llm docs/benchmark/qwen3_dspark_vllm_analysis.md (Apache-2.0): the prompts are stated to repeat
+    text = "# DSpARK\n\nTTFT 111 ms on 1x H20. Workload: two production-shaped prompts repeated, 16 requests per run.\n"
+    assert items(text)["distinct_prefixes"] == "declared"
+    # vllm-project/vllm benchmarks/SP_ASYNCTP_BENCHMARK_REPORT.md (Apache-2.0): CUDA-graph replay, not a traffic replay
+    text = "# SP\n\nTTFT p50 180 ms on 8x H100; graph replay overhead outweighs kernel launch savings.\n"
+    assert items(text)["distinct_prefixes"] == "missing"
+
+
+def test_a_korean_prefill_rate_column_is_a_prefill_figure():
+    # huggingface/transformers docs/source/ko/quantization/awq.md (Apache-2.0): prefill tokens/s reported, prompts undescribed
+    text = ("# AWQ\n\n|   배치 크기  |   프리필 길이 |   디코드 길이 |   프리필 토큰/초 |   디코드 토큰/초  |\n"
+            "|---:|---:|---:|---:|---:|\n|            1 |               32 |              32 |            60.0984 |           38.4537 |\n")
+    assert items(text)["distinct_prefixes"] == "missing"
+
+
+# ---------------------------------------------------------------- prefix-cache state
+
+
+def test_cache_aware_routing_is_partial_and_measured_zero_reuse_is_a_state():
+    # kserve/website blog/2026-04-21-production-grade-llm-inference-kserve-llm-d-vllm.md (Apache-2.0): a router feature, not the cache's state
+    text = ("# KServe\n\nWe saw a 3x reduction in time to first token (TTFT) after enabling prefix-cache aware routing, "
+            "serving Llama 3.1 70B on 4 MI300X GPUs.\n")
+    assert items(text)["prefix_cache_state"] == "partial"
+    # alibaba/rtp-llm docs/benchmark/qwen3_dspark_vllm_analysis.md (Apache-2.0)
+    text = "# DSpARK\n\nTTFT 111 ms on 1x H20.\n\nThe benchmark intentionally measured zero reuse.\n"
+    assert items(text)["prefix_cache_state"] == "declared"
+
+
+def test_a_new_in_version_list_is_release_notes():
+    # turboderp/exllamav2 README.md (MIT): '## New in v0.1.0+:' lists features, not the measured runs' settings
+    text = ("# ExLlamaV2\n\n## New in v0.1.0+:\n\n- New generator with dynamic batching, smart prompt caching, K/V cache "
+            "deduplication and simplified API\n\n## Performance\n\n| Model | 4090 |\n|---|---|\n| Llama 7B | 195 t/s |\n")
+    assert items(text)["prefix_cache_state"] == "missing"

@@ -28,14 +28,25 @@ def cache_disabled(ctx):
                                  r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach")))
 
 
+_ROUTING = re.compile(r"[\s-]*(?:aware|scorer|scoring|routing|router|affinity|based\s+routing)\b", re.I)
+
+
 def prefix_cache_state(ctx) -> TextFinding:
     state_words = re.compile(r"disabled|\boff\b|enabled|\bon\b|cold|warm|reset|flush|clear|hit\s+rate|hits?\b|second\s+(?:pass|run)|"
                              r"first\s+(?:pass|run)|turned|not\s+used|disallowed|[:=]\s*(?:false|true)\b", re.I)
     declared = cache_disabled(ctx) + ctx.d.flag_hits("prefix_cache")
     declared += list(ctx.d.hits(icase(r"cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|reset_prefix_cache|"
-                                      r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate")))
+                                      r"(?:cold|warm)\s+(?:prefix\s+)?cache|cache\s+hit\s+rate|hit\s+rate|"
+                                      # "the benchmark intentionally measured zero reuse"
+                                      r"\b(?:zero|0\s*%?)\s+(?:prefix[- ]cache\s+|cache\s+|kv[- ]cache\s+|prefix\s+)?(?:reuse|cache\s+hits)\b|"
+                                      r"\bno\s+(?:prefix[- ]cache|cache|kv[- ]cache|prefix)\s+(?:reuse|hits)\b")))
     partial = []
     for i, m in cache_mentions(ctx):
+        if _ROUTING.match(ctx.d.plains[i], m.end()):
+            # "prefix-cache aware routing", "prefix cache scorer": caching is in play, but this says how requests are
+            # routed, not the state of the cache in the reported runs
+            partial.append((i, m))
+            continue
         (declared if state_words.search(ctx.d.sentence(i, m)) and "enable-prefix" not in m.group(0).lower()
          else partial).append((i, m))
     # A freshly (re)started server implies a cold cache without saying so.
@@ -84,9 +95,21 @@ def distinct_prefixes(ctx) -> TextFinding:
     rx = icase(r"\bdistinct\b|\bunique\b|different\s+(?:prompts|prefixes|seeds?|--seed)|--seed\s+\$|--seed[^\n]{0,20}per\s+run|"
                r"no\s+(?:two\s+runs|shared)\s+\w*\s*(?:share\s+)?prefix|share[sd]?\s+(?:a|the|no|one)\b[^.\n]{0,40}prefix|"
                r"shared\s+(?:system\s+)?prompt|shared\s+by\s+all|no\s+prefix\s+(?:sharing|overlap|reuse)|"
-               r"fresh\s+(?:random\s+)?seed|new\s+seed|cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)")
-    declared = list(ctx.d.hits(rx)) + cache_disabled(ctx)
-    part = icase(r"sharegpt|mt-bench|alpaca|lmsys-chat|random\s+(?:dataset|prompts|synthetic)|synthetic\s+prompts|--dataset-name|"
-                 r"production\s+trace|\btrace\b|\bdataset\b|\blogs\b|replay\w*|(?:drawn|sampled)\s+from")
-    return status_of(ctx, "distinct_prefixes", declared, list(ctx.d.hits(part)), "statement on prefix distinctness",
+               r"fresh\s+(?:random\s+)?seed|new\s+seed|cache\s+(?:was\s+|is\s+)?(?:flushed|reset|cleared)|"
+               # stated repeats settle it too ("two production-shaped prompts repeated")
+               r"prompts?\s+(?:were\s+|are\s+|is\s+|was\s+)?repeated|repeated\s+(?:prompts?|requests?)|"
+               # random-token prompts share no prefix (LABELLING.md distinct_prefixes)
+               r"random\s+(?:dataset|prompts?|tokens?|token\s+prompts?|inputs?)|--dataset-name[\s=]+random\b|"
+               r"[\"']?dataset(?:_name)?[\"']?\s*[:=]\s*[\"']?random\b|--random-input-len")
+    declared = list(ctx.d.hits(rx))
+    part = icase(r"sharegpt|mt-bench|alpaca|lmsys-chat|synthetic\s+prompts|--dataset-name|"
+                 r"production\s+trace|(?:request|workload|traffic|user)\s+traces?|\btraces?\s+(?:of|from)\s+(?:production|real|user|live)|"
+                 r"\bdataset\b|\blogs\b|replay(?:s|ed|ing)?\s+(?:of\s+)?(?:a\s+|the\s+)?(?:production\s+|recorded\s+|real\s+)?"
+                 r"(?:traces?|traffic|requests|logs|conversations)|(?:drawn|sampled)\s+from")
+    partial = list(ctx.d.hits(part))
+    if not partial:
+        # With the prefix cache off, shared prefixes cannot shorten TTFT; but prompts drawn from a dataset still
+        # leave open whether they share prefixes (LABELLING.md: partial), whatever the engine did.
+        declared += cache_disabled(ctx)
+    return status_of(ctx, "distinct_prefixes", declared, partial, "statement on prefix distinctness",
                      "prefix sharing/distinctness stated", "prompt source named but not whether prefixes are distinct")

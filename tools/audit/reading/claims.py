@@ -26,10 +26,10 @@ _METRICS: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(rx, re.I)) for 
     ("itl", r"\bITL\b|inter[- ]token"),
     ("speedup", r"speed-?up|\d\s*[x×]\s+faster|倍|加速比"),
     ("request_rate", r"\bRPS\b|\bQPS\b|req(?:uest)?s?\s*/\s*s|requests?\s+(?:per\s+second|throughput)|请求吞吐"),
-    ("prefill_rate", r"(?:prefill|prompt(?:\s+processing|\s+eval)?|input)\s+(?:\w+\s+)?(?:throughput|speed|rate|tok(?:en)?s?\s*/\s*s)|\bpp\d+\b|输入吞吐"),
-    ("decode_rate", r"(?:decode|decoding|generation|output|gen)\s+(?:\w+\s+)?(?:throughput|speed|rate|tok(?:en)?s?\s*/\s*s)|\btg\d+\b|输出吞吐|"
+    ("prefill_rate", r"(?:prefill|prompt(?:\s+processing|\s+eval)?|input)\s+(?:\w+\s+)?(?:throughput|speed|rate|tok(?:en)?s?\s*/\s*s)|\bpp\d+\b|输入吞吐|프리필\s*(?:토큰|속도|처리량)"),
+    ("decode_rate", r"(?:decode|decoding|generation|output|gen)\s+(?:\w+\s+)?(?:throughput|speed|rate|tok(?:en)?s?\s*/\s*s)|\btg\d+\b|输出吞吐|디코드\s*(?:토큰|속도|처리량)|"
                     r"tok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*(?:user|request|stream)|per[- ](?:user|request|stream)"),
-    ("throughput", r"throughput|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+sec|\btps\b|吞吐|スループット"),
+    ("throughput", r"throughput|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+sec|\btps\b|吞吐|スループット|토큰\s*/\s*초|처리량"),
     ("prefill_latency", r"\bprefill\b|prompt\s+processing"),
     ("decode_latency", r"\bdecode\b|\bdecoding\b|解码"),
     ("e2e", r"\bE2EL?\b|end[- ]to[- ]end|request\s+latency|\blatency\b|延迟|遅延|レイテンシ"),

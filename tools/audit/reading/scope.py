@@ -49,7 +49,7 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
                          # a heading that is only "Inference" or "<engine> inference" / "Inference with <engine>": how to run the model
                          r"^[\w.、,/ -]{0,40}?\s*(?:inference|推理|推論)(?:\s+(?:with|using|via|on)\s+[\w.、,/ -]{1,40})?\W*$", re.I)),
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
-                              r"updates|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
+                              r"updates|^\W*new\s+in\b|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
                               r"what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
                               r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?", re.I)),
 ]
