@@ -300,3 +300,21 @@ def test_advice_for_any_model_size_generalises_the_measured_rows():
     text = ("| Model | GPUs | Output tok/s |\n|---|---|---|\n| Qwen2.5-7B | 2x V100 | 310 |\n\n"
             "For interactive serving, regardless of model size, plan for roughly 8-16 concurrent requests per deployment.\n")
     assert rule(audit(text), "evidence_class").status == "unclear"
+
+
+# ---------------------------------------------------------------- capacity kept apart from the workload
+
+
+def test_a_kv_capacity_stated_beside_the_measured_load_is_kept_apart():
+    # real/batch1/a_llmd_kvcache_wins.md l.296-299 (SOURCES.md: llm-d/llm-d.github.io blog/2025-09-24_kvcache-wins-you-can-see)
+    text = ("* **Model**: `Qwen/Qwen-32B`.\n* **Hardware**: A cluster of **8** vLLM pods, each running on **2 NVIDIA H100 "
+            "GPUs** (16 total).\n  * Each instance holds a 307,328-tokens KV-cache.\n\n"
+            "With 150 concurrent users the P90 TTFT was 0.54 s.\n")
+    found = rule(audit(text), "capacity_vs_workload")
+    assert found.status == "ok" and "307,328" in found.why
+
+
+def test_a_capacity_figure_read_as_served_load_is_still_a_violation():
+    text = ("The KV cache holds 307,328 tokens, so the server can serve 150 concurrent users at full 2k context.\n"
+            "We measured P90 TTFT of 0.54 s with vLLM 0.8.5 on 2x H100.\n")
+    assert rule(audit(text), "capacity_vs_workload").status == "violation"
