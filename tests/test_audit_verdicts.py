@@ -318,3 +318,11 @@ def test_a_capacity_figure_read_as_served_load_is_still_a_violation():
     text = ("The KV cache holds 307,328 tokens, so the server can serve 150 concurrent users at full 2k context.\n"
             "We measured P90 TTFT of 0.54 s with vLLM 0.8.5 on 2x H100.\n")
     assert rule(audit(text), "capacity_vs_workload").status == "violation"
+
+
+def test_a_per_node_output_token_thr_column_is_aggregate_throughput_not_a_decode_rate():
+    # real/batch1/b_lmdeploy_dsv3_zh.md l.9-13 (SOURCES.md: InternLM/lmdeploy docs/zh_cn/benchmark/deepseekv3.md): "thr"
+    # shortens throughput; LABELLING.md, aggregate whole-run throughput alone is not a decode-rate figure
+    text = ("2 节点, TP16\n\n| max bsz | prompt no | input-len | output-len | per node input token thr (tok/s) | "
+            "per node output token thr (tok/s) |\n|---|---|---|---|---|---|\n| 1024 | 10000 | 2048 | 1024 | 1744.75 | 871.78 |\n")
+    assert rule(audit(text), "steady_decode").status == "not_applicable"

@@ -66,7 +66,8 @@ def decode_rates(ctx):
     decode = re.compile(r"output|generat|decode|\btg\d+", re.I)
     # a whole-run throughput (a table column "throughput", "aggregate") is not a decode rate unless it is per
     # user or per stream (LABELLING.md: aggregate whole-run throughput alone is not a decode-rate figure)
-    aggregate = re.compile(r"throughput|aggregate|across\s+all|total\s+tok", re.I)
+    # "thr" is how table headers shorten throughput ("per node output token thr (tok/s)")
+    aggregate = re.compile(r"throughput|\bthr\b|吞吐|aggregate|across\s+all|total\s+tok", re.I)
     per_stream = re.compile(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|batch)|"
                             r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|\bdecode\b|generation\s+speed|tokens?\s+per\s+second\s+per", re.I)
     verdict: dict[str, bool] = {}  # the same line is judged once, however many figures it holds
