@@ -519,3 +519,23 @@ def test_a_new_in_version_list_is_release_notes():
     text = ("# ExLlamaV2\n\n## New in v0.1.0+:\n\n- New generator with dynamic batching, smart prompt caching, K/V cache "
             "deduplication and simplified API\n\n## Performance\n\n| Model | 4090 |\n|---|---|\n| Llama 7B | 195 t/s |\n")
     assert items(text)["prefix_cache_state"] == "missing"
+
+
+# ---------------------------------------------------------------- warm-up and speculative verification
+
+
+def test_a_bare_use_of_cuda_graphs_or_an_unsized_warm_up_is_partial():
+    # predibase/lorax docs/guides/cuda_graphs.md (Apache-2.0): graphs on vs off, nothing about when capture happened
+    text = ("# CUDA graphs\n\n## Benchmarks\n\ngpt2-medium, 1x A100, time to generate 100 tokens:\n\n- baseline: 1.044 s\n"
+            "- cuda graph: 0.422 s\n")
+    assert items(text)["warmup"] == "partial"
+    # kvcache-ai/ktransformers doc/zh/DeepseekR1_V3_tutorial_zh.md (Apache-2.0): 'tested after sufficient warm-up'
+    assert items("# V0.2\n\n我们在充分预热后测试。decode 14.0 tokens/s，单卡 4090D。\n")["warmup"] == "partial"
+
+
+def test_a_described_verification_without_figures_is_partial():
+    # snowflakedb/ArcticInference docs/arctic-speculator.rst (Apache-2.0)
+    text = ("# Arctic Speculator\n\nArctic Speculator speeds up decoding 4x on 1x H100 with speculative decoding. It relies on "
+            "vLLM's existing scorer and verifier components, which ensure correctness by verifying the proposed tokens using "
+            "the main LLM.\n")
+    assert items(text)["spec_verification"] == "partial"

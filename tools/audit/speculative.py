@@ -85,7 +85,9 @@ def spec_items(ctx) -> list[TextFinding]:
                      r"\d[\d,]*\s+(?:target\s+)?(?:verification|target)\s+(?:steps|passes|forward|calls)|"
                      r"target\s+(?:forward\s+passes|model\s+calls|verify\w*\s+forward)[^.\n]{0,30}\d")
     ver_part = icase(r"--speculative-num-draft-tokens[\s=]+\d|draft\s+tree|tree\s+(?:attention|shape|structure|verification)|"
-                     r"--speculative-eagle-topk[\s=]+\d")
+                     r"--speculative-eagle-topk[\s=]+\d|"
+                     # how the target checks the drafts, told without a figure ("calling the LLM to verify and accept")
+                     r"\bverif(?:y|ies|ied|ying|ication|ier|iers)\b")
     rej_decl = icase(r"reject\w*[^.\n|]{0,40}?\d|\d[\d,.]*\s*%?\s+(?:rejected|wasted|discarded)|wasted\s+(?:draft|compute|work)[^.\n]{0,30}\d|"
                      r"\d[\d,]*\s+(?:accepted\s+)?(?:of|out\s+of)\s+\d[\d,]*\s+(?:proposed|draft(?:ed)?)")
     accepted = list(ctx.d.hits(acc_decl)) + acc_cells

@@ -63,7 +63,9 @@ def warmup(ctx) -> TextFinding:
                r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
                r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
                r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
-    part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b")  # "we warmed the server up"
+    # "we warmed the server up"; a bare use of CUDA graphs with nothing about timing (LABELLING.md, batch-2: partial)
+    part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b|预热|ウォームアップ|"
+                 r"cuda[- ]?graphs?\b|--use-cuda-graph|--cuda-graph-max-bs")
     declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("warmup", when=lambda v: v.strip() not in ("", "0")) + ctx.d.flag_hits("graph_capture")
     # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
     # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
