@@ -539,3 +539,21 @@ def test_a_described_verification_without_figures_is_partial():
             "vLLM's existing scorer and verifier components, which ensure correctness by verifying the proposed tokens using "
             "the main LLM.\n")
     assert items(text)["spec_verification"] == "partial"
+
+
+# ---------------------------------------------------------------- hardware
+
+
+def test_a_model_then_gpu_in_the_singular_is_one_accelerator():
+    # microsoft/BitNet gpu/README.md (MIT): 'Tested on NVIDIA A100 40GB GPU'
+    text = "# BitNet kernel\n\nTested on NVIDIA A100 40GB GPU, our W2A8 kernel runs at 13.32 us vs 18.32 us for BF16.\n"
+    assert items(text)["hardware"] == "declared"
+    assert items("# Runs\n\nTested on NVIDIA A100 40GB GPUs: 13.32 us.\n")["hardware"] == "partial"
+
+
+def test_gpu_in_prose_about_how_gpus_work_is_no_hardware_statement():
+    # PaddlePaddle/FastDeploy docs/zh/features/plas_attention.md (Apache-2.0): the GPU as a concept
+    text = ("# PLAS\n\n简单地对每个查询 token 进行单独处理是可行的，但这会导致计算粒度过细，无法充分利用张量核，从而显著降低 GPU 的计算效率。"
+            "TTFT 降低 30%。\n")
+    assert items(text)["hardware"] == "missing"
+    assert items("# Runs\n\nTTFT 40 ms on a GPU server.\n")["hardware"] == "partial"

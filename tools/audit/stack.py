@@ -309,7 +309,9 @@ def hardware(ctx) -> TextFinding:
     singular = icase(r"\b(?:GPU|accelerator|device|card)\s*[:：]\s*(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")\b(?![^\n,;]{0,30}?(?:\bx\s*\d|GPUs|cards|\d\s*[x×]))|"
                      r"(?:" + GPU + r")[\w-]*\s+(?:\w+\s+)?single[- ](?:GPU|card)|\bsingle[- ](?:GPU|card)\s*[:(,-]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
                      r"\bone\s+(?:GPU|card)\s*[-–:(]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
-                     r"\bon\s+(?:an?\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?[2345]0[5-9]0(?:\s?Ti)?\b(?!\s*(?:s\b|GPUs|cards))")
+                     r"\bon\s+(?:an?\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?[2345]0[5-9]0(?:\s?Ti)?\b(?!\s*(?:s\b|GPUs|cards))|"
+                     # "Tested on NVIDIA A100 40GB GPU": the noun in the singular after the model
+                     r"\b(?:on|using)\s+(?:an?\s+|one\s+|the\s+)?(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")(?:[\s-]+(?:SXM\d?|PCIe|\d+\s*G[Bi]?B?))*\s+GPU\b(?!s)")
     declared += list(ctx.d.hits(singular))
     skus = list(ctx.d.hits(GPU_RX))
     if not declared and skus:
@@ -318,8 +320,13 @@ def hardware(ctx) -> TextFinding:
         if tp:
             declared = [skus[0], tp]
     # "--gpu-memory-utilization", "llama3-8b-accelerator": the word inside a flag or a name says nothing of the hardware
-    partial = skus + [(i, m) for i, m in ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
-                      if not glued(ctx.d.plains[i], m.start(), m.end())]
+    # A bare "GPU" counts only when it speaks of the machine the runs used ("8 GPUs", "a GPU server", "GPU: ..."), not
+    # in prose about how GPUs work ("GPU compute efficiency", "move the model to the GPU device").
+    vague_hw = icase(r"(?:\d+|a|an|one|two|four|eight|single|multiple|several|our|same|consumer|datacenter|data-center|"
+                     r"hopper|ampere|blackwell|ada|volta|turing|cdna\d?)\s+(?:\w+\s+)?GPUs?\b|"
+                     r"\bGPUs?\s*[:：]|\bon\s+(?:a\s+|the\s+)?GPUs?\b|\bGPU\s+(?:server|node|machine|instance|cluster|box|type|model)s?\b|"
+                     r"accelerators?|\bhardware\b|cloud\s+instance")
+    partial = skus + [(i, m) for i, m in ctx.d.hits(vague_hw) if not glued(ctx.d.plains[i], m.start(), m.end())]
     if not declared and skus:
         # The accelerator named, and the count given apart in the singular: "the same single-GPU node" (each
         # setup ran on one GPU, whichever model it was).
