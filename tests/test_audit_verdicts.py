@@ -326,3 +326,26 @@ def test_a_per_node_output_token_thr_column_is_aggregate_throughput_not_a_decode
     text = ("2 节点, TP16\n\n| max bsz | prompt no | input-len | output-len | per node input token thr (tok/s) | "
             "per node output token thr (tok/s) |\n|---|---|---|---|---|---|\n| 1024 | 10000 | 2048 | 1024 | 1744.75 | 871.78 |\n")
     assert rule(audit(text), "steady_decode").status == "not_applicable"
+
+
+# ---------------------------------------------------------------- before/after one change
+
+
+def test_a_gain_measured_after_enabling_one_feature_on_one_deployment_is_single_variable():
+    # real/batch2/d_kserve_tesla_blog.md l.43 (SOURCES.md: kserve/website blog/2026-04-21-production-grade-llm-inference-...)
+    text = ("On one deployment, we observed a 3x improvement in output tokens/s and a 2x reduction in time to first token "
+            "(TTFT) after enabling prefix-cache aware routing. These numbers were measured when serving Llama 3.1 70B model "
+            "on 4 MI300X AMD GPUs with the configuration: `tensor-parallel-size=4`.\n")
+    found = rule(audit(text), "stack_comparison")
+    assert found.status == "ok" and "line 1" in found.why
+
+
+def test_a_pull_request_measured_against_main_is_one_change():
+    # real/batch2/d_giex_pr2666.md l.17 (SOURCES.md: kubernetes-sigs/gateway-api-inference-extension PR #2666)
+    text = ("By adding url as a prefix, the throughput/TTFT seem to improve like of the order of 40%. These numbers are "
+            "comparing the changes in this PR with EPP on main. The same_url_multi_text.py takes like 14.41 seconds on main "
+            "and it takes 9.06 seconds on this PR.\n")
+    assert rule(audit(text), "stack_comparison").status == "ok"
+    # two engines compared are no PR against main
+    other = "vLLM 0.8.5 is 40% faster than SGLang 0.4.1 on one H100 (TTFT 120 ms vs 168 ms).\n"
+    assert rule(audit(other), "stack_comparison").status != "ok"

@@ -126,6 +126,7 @@ def comparison_hits(ctx):
                r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
                r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
                r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b|"
+               r"\b(?:improvement|reduction|increase|speed-?up|gain|drop)\b[^.\n]{0,80}?\bafter\s+(?:enabling|disabling|turning\s+(?:on|off)|switching\s+(?:on|off))\b|"
                # Chinese and Japanese comparisons: 相比/相较/对比, 与 X 相比, 比 X 快, N 倍, 比べ, と比較, 上回る
                r"相比|相较|对比|与\S{1,30}?比|比\s*[A-Za-z][\w.\- ]{0,30}?\s*(?:快|慢|高|低|提高|提升|减少|降低|多|少)|\d+(?:\.\d+)?\s*(?:[x×]\s*)?倍|比べ|と比較|に比較|上回|对照组|从\s*~?\d[\d,.]*\s*\S{0,8}?\s*(?:降|升|提|增|减)[低高升少加]?(?:到|至)")
     metric = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"

@@ -26,7 +26,10 @@ _KERNEL_RX = icase(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b
 _CACHE_ON = icase(r"(?:prefix|prompt|radix)[- ]cach\w*[^.;|\n]{0,30}?\b(?:on|enabled)\b|enable[-_]prefix[-_]caching(?!\s*=\s*false)")
 _CACHE_OFF = icase(r"(?:prefix|prompt|radix)[- ]cach\w*[^.;|\n]{0,30}?\b(?:off|disabled)\b|--no-enable-prefix-caching|--disable-radix-cache")
 _TOGGLE = icase(r"\bwith\s+and\s+without\b|\b(?:on|enabled)\s+(?:vs\.?|versus|and)\s+(?:off|disabled)\b|\b(?:off|disabled)\s+(?:vs\.?|versus|and)\s+(?:on|enabled)\b|"
-                r"\bnot\s+\w+\s*(?:vs\.?|/|\|)\s*\w+|\bno[- ]\w+\s+(?:vs\.?|versus)\b|\bvs\.?\s+no[- ]\w+|\bnon[- ]speculative\b|\bwithout\s+(?:speculat|the\s+\w+|\w+ing)\b")
+                r"\bnot\s+\w+\s*(?:vs\.?|/|\|)\s*\w+|\bno[- ]\w+\s+(?:vs\.?|versus)\b|\bvs\.?\s+no[- ]\w+|\bnon[- ]speculative\b|\bwithout\s+(?:speculat|the\s+\w+|\w+ing)\b|"
+                # before/after one change: "after enabling prefix-cache aware routing", "this PR vs main"
+                r"\b(?:after|before)\s+(?:enabling|disabling|turning\s+(?:on|off)|switching\s+(?:on|off))\b|"
+                r"\b(?:this|the)\s+PR\b[^.\n]{0,60}?\b(?:on\s+)?(?:main|master)\b|\b(?:on\s+)?(?:main|master)\b[^.\n]{0,60}?\b(?:this|the)\s+PR\b")
 _STACK_ROW = icase(r"^\W*(?:engine|framework|runtime|server|serving|backend|hardware|gpus?|accelerators?|weights?|precision|dtype|"
                    r"quantization|kv[- ]?cache|kv\s+dtype|attention|kernels?|version|image|model|tp|parallelism|prefix\s+cach\w*|cache)\b")
 _ENGINE_FEATURE = icase(r"\bradix\s*(?:cache|attention|tree)|\bRadixAttention\b")
