@@ -349,3 +349,13 @@ def test_a_pull_request_measured_against_main_is_one_change():
     # two engines compared are no PR against main
     other = "vLLM 0.8.5 is 40% faster than SGLang 0.4.1 on one H100 (TTFT 120 ms vs 168 ms).\n"
     assert rule(audit(other), "stack_comparison").status != "ok"
+
+
+def test_every_framework_set_up_alike_is_a_single_variable_engine_comparison():
+    # real/batch2/c_nanoflow_readme.md l.11, 49 (SOURCES.md: efeslab/Nanoflow README.md)
+    text = ("NanoFlow achieves up to 1.91x throughput boost compared to TensorRT-LLM.\n\n"
+            "We evaluate on A100 80GB SXM and choose vLLM v0.5.3, Deepspeed-FastGen v0.2.3, and TensorRT-LLM v0.8.0 as "
+            "baselines. Note that all frameworks turn off specific optimizations like quantization, speculative decoding, "
+            "prefix cache, etc.\n")
+    assert rule(audit(text), "stack_comparison").status == "ok"
+    assert rule(audit(text.split("\n\n")[0] + "\n"), "stack_comparison").status != "ok"

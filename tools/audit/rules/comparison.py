@@ -24,6 +24,8 @@ def _single_variable(ctx):
         r"same\s+(?:machine|stack|command|hardware|settings|binary|image)|same\s+(?:\d+\s+)?(?:nodes?|gpus?|cluster|servers?)\b|single[- ]variable|held\s+constant|"
         r"identical\s+(?:stack|settings|configuration)|"
         r"\bboth\s+(?:\w+\s+){0,2}(?:run|ran|use|used|loaded|served?)\s+(?:the\s+same\b|\S+\s+\S*\d)|"
+        # every compared system set up alike: "all frameworks turn off specific optimizations like quantization ..."
+        r"\ball\s+(?:the\s+)?(?:frameworks|engines|systems|baselines|runtimes)\s+(?:turn\s+off|disable|use|run|share|were\s+run|are\s+run)\b|"
         r"(?:identical|the\s+same|unchanged)\s+(?:on|for|across|in)\s+(?:both|all|each)\b|"
         # Chinese and Japanese: only one parameter changed, the rest identical, the same machine
         r"只改(?:了|变了?)?一个|仅(?:改变|修改)了?一个|唯一的?(?:变量|区别|差异|不同)|其[余他](?:的)?(?:配置|参数|设置)\S{0,4}?(?:相同|一致|不变)|"
