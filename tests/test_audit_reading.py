@@ -87,6 +87,19 @@ def test_chinese_using_in_a_heading_is_not_a_usage_section():
     assert [s for _, s in scopes(text)] == ["run", "run", "run", "howto", "howto", "howto", "howto"]
 
 
+def test_code_offered_to_the_reader_stays_the_readers_and_training_is_no_run():
+    # SafeAILab/EAGLE README.md (Apache-2.0): '## Evaluation' tells the reader how to test speed; '## Train' trains a drafter
+    text = ("# EAGLE\n\nEAGLE is 3x faster (13B) on 2x RTX 3090.\n\n## Evaluation\n\nYou can test the speed of EAGLE on MT-bench "
+            "using the following command.\n\n```bash\npython -m eagle.evaluation.gen_ea_answer --ea-model-path m --base-model-path b\n```\n\n"
+            "Log in first.\n\n```bash\npython -m eagle.evaluation.gen_ea_answer_qwen3 --ea-model-path q --base-model-path Qwen/Qwen3-4B\n```\n\n"
+            "## Train\n\n```bash\ndeepspeed main.py --deepspeed_config ds_config.json\n```\n")
+    assert [s for _, s in scopes(text)] == ["run", "run", "run", "run", "howto", "run", "howto", "background", "background"]
+    # the authors' own command after a reader's one stays a run
+    text = ("# R\n\n5 ms.\n\n## Setup\n\nYou can install it:\n\n```bash\nvllm serve m --port 1\n```\n\n"
+            "We ran the benchmark with:\n\n```bash\nvllm serve m --max-num-seqs 64\n```\n")
+    assert scopes(text)[-1] == (15, "run")
+
+
 def test_a_background_paragraph_still_declares_through_its_sentences_about_the_runs():
     text = ("# Post\n\nWe measured 40 ms TTFT.\n\n## Introduction\n\nvLLM is a fast engine. In this post we benchmarked "
             "Llama 3.1 8B Instruct on 1x H100.\n")

@@ -51,7 +51,9 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
                               r"updates|^\W*new\s+in\b|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
                               r"what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
-                              r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?", re.I)),
+                              r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?|"
+                              # training or fine-tuning a model (a drafter, a checkpoint) is not the measured inference run
+                              r"^\W*(?:[\w-]+\s+){0,3}?(?:train(?:ing)?|fine-?tun\w*)\b|训练|微调|精调|学習|ファインチューニング", re.I)),
 ]
 # A heading that names the measured runs overrides a context word in it ("Benchmark setup", "How we ran it").
 _RUN_HEADING = re.compile(r"\b(?:benchmark\w*|results?|performance|evaluation|experiment\w*|methodology|setup|set-up|configuration|"
@@ -109,6 +111,10 @@ def _heading_scope(text: str) -> str | None:
     return None
 
 
+_WEAK_RUN = re.compile(r"\b(?:following|these)\s+(?:settings|flags|arguments|commands?|configurations?)\b|"
+                       r"\b(?:benchmark|launch|server|serving|client)\s+commands?\b", re.I)
+
+
 def _code_scope(text: str, intro: str) -> str | None:
     """A code block's own scope, or None to keep its section's."""
     lines = [line for line in text.split("\n")[1:-1] if line.strip()] or text.split("\n")
@@ -117,7 +123,10 @@ def _code_scope(text: str, intro: str) -> str | None:
     intro_run = bool(_INTRO_RUN.search(intro))
     if _API_DEMO.search(text) and not intro_run:
         return "howto"
-    if intro and _INTRO_HOWTO.search(intro) and not intro_run:
+    # "You can test the speed ... using the following command": the reader's command, unless the intro also says
+    # the authors ran it ("we ran the following command", "to reproduce").
+    weak = intro_run and not _INTRO_RUN.search(_WEAK_RUN.sub(" ", intro))
+    if intro and _INTRO_HOWTO.search(intro) and (not intro_run or weak):
         return "howto"
     return None
 
@@ -155,12 +164,14 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
     stack: list[tuple[int, str]] = []  # (heading level, scope) of the open headings
     current = "run"
     intro = ""
+    reader_code = False  # a code block of this section was offered to the reader (not an install line)
     for n, (block, text) in enumerate(zip(blocks, texts)):
         if block.kind == "heading" and not stack and n == 0:
             stack.append((block.level, "run"))  # the title is the headline: always about the runs
             scopes.append("run")
             continue
         if block.kind == "heading":
+            reader_code = False
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
             own = _heading_scope(text)
@@ -171,7 +182,14 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
             continue
         scope = current
         if block.kind == "code":
-            scope = _code_scope(text, intro) or current
+            own = _code_scope(text, intro)
+            # instructions continue: after a code block offered to the reader, the next ones of the same section
+            # are the reader's too unless their own intro says the authors ran them
+            if own is None and reader_code and current == "run" and not _INTRO_RUN.search(intro):
+                own = "howto"
+            if own == "howto" and not all(_INSTALL_LINE.match(x) for x in text.split("\n")[1:-1] if x.strip()):
+                reader_code = True
+            scope = own or current
         scopes.append(scope)
         intro = text if block.kind in ("paragraph", "list_item") else intro if block.kind == "code" else ""
     return scopes
