@@ -557,3 +557,20 @@ def test_gpu_in_prose_about_how_gpus_work_is_no_hardware_statement():
             "TTFT 降低 30%。\n")
     assert items(text)["hardware"] == "missing"
     assert items("# Runs\n\nTTFT 40 ms on a GPU server.\n")["hardware"] == "partial"
+
+
+# ---------------------------------------------------------------- engine revision
+
+
+def test_a_nightly_with_a_lower_bound_pins_no_version():
+    # NVIDIA/Model-Optimizer examples/speculative_decoding/doc/dflash.md (Apache-2.0)
+    text = "# DFlash\n\nvLLM nightly (v0.19.1+), H100, MT-Bench 80 prompts, 1024 max tokens: 3.1x speedup.\n"
+    assert items(text)["engine_revision"] == "partial"
+    # a branch with its commit is pinned (self-written blind3_slack_h200.txt)
+    assert items("# H200\n\nquick numbers (llama-3.3-70b fp8, vllm main @ 3f2a1c9): 2,100 tok/s on 8x H200\n")["engine_revision"] == "declared"
+
+
+def test_mnn_is_an_engine_named_without_its_version():
+    # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0)
+    text = "# MNN K3\n\n使用 MNN 的 llm_bench 测试：decode 22.42 tok/s，单进程。\n"
+    assert items(text)["engine_revision"] == "partial"

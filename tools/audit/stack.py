@@ -31,12 +31,15 @@ def engine_revision(ctx) -> TextFinding:
     figure = re.compile(r"(?i)^[^:]*:\s*\d+\.\d+$")
     image = icase(r"\b(?:" + ENGINES + r")[\w.-]*/[\w.-]+:v?\d[\w.-]*|(?:" + ENGINES + r")\s*==\s*\d[\w.]*|"
                   r"\b(?:" + ENGINES + r")[\w.-]*@[0-9a-f]{7,40}")
-    declared = []
+    declared, loose_pins = [], []
     for i, m in ctx.d.hits(near):
         tail = m.group(0)[len(re.match(r"(?i)(?:" + ENGINES + r")", m.group(0)).group(0)):]
         if re.search(r"(?i)\b(?:" + FAMILIES + r")", tail):  # "vLLM for Qwen2.5": the model's version
             continue
         if figure.match(m.group(0)) and re.match(r"\s*(?:\(|→|->|tok|t/s|token)", ctx.d.plains[i][m.end():m.end() + 8]):
+            continue
+        if re.search(r"(?i)\bnightly\b", tail) and not re.search(r"[0-9a-f]{7,40}$", m.group(0)):
+            loose_pins.append((i, m))  # "vLLM nightly (v0.19.1+)": a nightly with a lower bound pins nothing
             continue
         declared.append((i, m))
     declared += list(ctx.d.hits(image))
@@ -49,7 +52,7 @@ def engine_revision(ctx) -> TextFinding:
     partial = engine_mentions(ctx) + list(ctx.d.hits(icase(r"our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")))
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
-        loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())]
+        loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())] + loose_pins
         if loose:
             names = ", ".join(sorted({ctx.d.plains[i][m.start():m.end()] for i, m in loose}))
             return TextFinding("engine_revision", "partial",
