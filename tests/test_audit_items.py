@@ -574,3 +574,17 @@ def test_mnn_is_an_engine_named_without_its_version():
     # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0)
     text = "# MNN K3\n\n使用 MNN 的 llm_bench 测试：decode 22.42 tok/s，单进程。\n"
     assert items(text)["engine_revision"] == "partial"
+
+
+# ---------------------------------------------------------------- kernels
+
+
+def test_a_kernel_the_model_was_trained_with_or_could_be_combined_with_is_not_the_runs():
+    # huggingface/transformers docs/source/ko/quantization/awq.md (Apache-2.0): FlashAttention-2 'can be combined'
+    # (할 수 있습니다) and 'cannot be combined with fused modules'; the fused modules are what the runs used
+    text = ("# AWQ\n\n## 퓨즈된 모듈\n\n추론을 더욱 가속화하기 위해 AWQ 양자화와 FlashAttention-2 를 결합 할 수 있습니다.\n\n"
+            "퓨즈된 모듈은 FlashAttention-2와 같은 다른 최적화 기술과 결합할 수 없습니다.\n\n| 배치 크기 | 디코드 토큰/초 |\n|---:|---:|\n| 1 | 38.45 |\n")
+    assert items(text)["kernels"] == "partial"
+    # ymcui/Chinese-LLaMA-Alpaca-2 README (Apache-2.0): the models were trained with FlashAttention-2
+    text = "# Alpaca-2\n\n## 速度\n\n- 本项目的所有模型均使用了FlashAttention-2技术进行训练。\n- 解码速度 25 ms/token，1*A40-48G。\n"
+    assert items(text)["kernels"] == "missing"

@@ -147,6 +147,10 @@ def _navigation(block) -> bool:
     return block.kind == "list_item" and bool(re.fullmatch(r"\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]*\]\(#[^)]*\)\s*", block.text))
 
 
+_TRAINING = re.compile(r"(?i)\btrain(?:ed|ing)?\b|训练|精调|微调|学習")
+_INFERENCE = re.compile(r"(?i)inferenc|serv(?:e|ed|ing)\b|decod|generat|推理|解码|推論")
+
+
 def launch_command(ctx) -> TextFinding:
     cmd = icase(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
                 r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
@@ -227,8 +231,11 @@ def kernels(ctx) -> TextFinding:
                 continue
             if ctx.d.w.blocks[i].kind in ("paragraph", "list_item", "quote"):
                 a, _ = ctx.d.bounds(i, m.start(), m.end())
-                if capability(ctx.d.sentence(i, m)) or negated.search(text[a:m.start()]):
+                sentence = ctx.d.sentence(i, m)
+                if capability(sentence) or negated.search(text[a:m.start()]):
                     continue
+                if _TRAINING.search(sentence) and not _INFERENCE.search(sentence):
+                    continue  # "all models were trained with FlashAttention-2": the training, not the measured inference
             out.append((i, m))
         return out
 

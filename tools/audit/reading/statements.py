@@ -18,7 +18,7 @@ __all__ = ["capability", "glued", "sentence_engines"]
 _CAPABILITY = re.compile(r"\b(?:now\s+)?supports?\b|\bsupported\b|\bsupport\s+for\b|\bcombinable\b|\bcompatible\b|\bintegrat\w+\s+with\b|"
                          r"\bcan\s+(?:be\s+)?(?:used|use|combined|enabled|run)\b|\ballows?\b|\bavailable\b|\boptional(?:ly)?\b|"
                          r"\byou\s+can\b|\bif\s+you\b|\bworks?\s+with\b|\bplease\b|\bshould\b|\brecommend\w*|"
-                         r"支持|兼容|可以|可选|建议|请使用|サポート|対応|推奨", re.I)
+                         r"支持|兼容|可以|可选|建议|请使用|サポート|対応|推奨|할\s*수\s*(?:있|없)|지원", re.I)
 # A sentence that says the measured runs used it.
 _USED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:used?|ran|run|enabled?|built|benchmarked|measured|tested|chose|selected|set)\b|"
                    r"\b(?:was|were|is|are)\s+(?:used|enabled|selected|built|measured|run)\b|\busing\b|\bwith\s+the\b|\ball\s+runs\b|"
