@@ -42,6 +42,9 @@ _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
 _LONG_RUN = re.compile(r"[\d,.]{25,}|[\w.,:/+\-]{81,}|[ \t]{33,}")
 _CUT = "\x7f"
 SENTENCE_REACH = 300
+# A block longer than MAX_SCAN (a megabyte on one line) is read only up to MAX_SCAN characters, and a match
+# ending this close to the cut is dropped: it might have read on past it.
+_CUT_MARGIN = 2 * SENTENCE_REACH
 
 
 # JSON/YAML configs in code blocks quote keys and list items ('"num_prompts": 1000', '["--kv-cache-dtype", "fp8"]'):
@@ -227,8 +230,8 @@ class Document:
     def _gpu_blocks(self) -> list[int]:
         """Blocks that name an accelerator or the word GPU (one scan, shared by every pattern built on the
         accelerator names: each of their matches holds one or the other)."""
-        gate = re.compile("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
-        return [i for i, text in enumerate(self.plains) if gate.search(text)]
+        gate = _lowered("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
+        return [i for i, text in enumerate(self.lowers) if gate.search(text)]
 
     @functools.cached_property
     def tables(self) -> list[Table]:
@@ -369,7 +372,8 @@ class Document:
     def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view) -> list[tuple[int, object]]:
         """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS. Blocks are scanned joined in batches
         (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call overhead);
-        a match that would run across two blocks is dropped, and offsets are given back relative to each block."""
+        a match that would run across two blocks is dropped, and offsets are given back relative to each block.
+        A single block longer than MAX_SCAN is read up to MAX_SCAN (so no pattern reads a megabyte-long line)."""
         found: list[tuple[int, object]] = []
         read = 0
         for k in range(len(chosen)):  # the scan budget: the first MAX_SCAN characters of the candidate blocks
@@ -382,14 +386,14 @@ class Document:
             starts, parts, at = [], [], 0
             for i in batch:
                 starts.append(at)
-                parts.append(texts[i])
-                at += len(texts[i]) + len(_JOIN)
+                parts.append(texts[i] if len(texts[i]) <= MAX_SCAN else texts[i][:MAX_SCAN])
+                at += len(parts[-1]) + len(_JOIN)
             joined = _JOIN.join(parts)
             for m in rx.finditer(joined):
                 k = bisect_right(starts, m.start()) - 1
                 base, i = starts[k], batch[k]
-                if m.end() > base + len(texts[i]):
-                    continue  # ran across a block boundary
+                if m.end() > base + len(parts[k]) - (_CUT_MARGIN if len(parts[k]) < len(texts[i]) else 0):
+                    continue  # ran across a block boundary, or too near where an over-long block was cut
                 spans = view[i] if view is not None else None
                 local = _Shifted(m, base) if base else m
                 if spans is None or any(a <= local.start() < b for a, b in spans):
