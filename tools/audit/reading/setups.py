@@ -9,6 +9,7 @@ inconsistency: a GPU count is compared only with other counts of the same setup.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -19,6 +20,8 @@ __all__ = ["SetupMention", "find_setups", "model_key"]
 
 _MODEL = icase(r"(?<![\w.-])(?:[\w.-]+/)?(?:meta-)?(?:" + FAMILIES + r")[\w.]*(?:[- ]?[\w.]+){0,3}?[- ]?(\d+(?:\.\d+)?)\s?[bB]\b(?:[- ](?:instruct|chat|base|it))?")
 _HW = icase(r"(?:(\d+)\s*[x×]\s*|\b(one|single|a|an)\s+)?(?:nvidia\s+|amd\s+)?(" + GPU + r")(?:[\w-]*)(?:\s+\d+\s*G[B]?)?(?:\s*[x×]\s*(\d+))?")
+# Every _MODEL match holds a size in billions: a text without one is passed over without the (slow) family search.
+_SIZE_B = re.compile(r"\d\s?[bB]\b")
 _WORDS = {"one": 1, "single": 1, "a": 1, "an": 1}
 
 
@@ -35,14 +38,17 @@ class SetupMention:
 
 def model_key(text: str) -> str | None:
     """A model's family and size as one key ('llama-70b'), or None when no size is named."""
-    m = _MODEL.search(text)
+    m = _MODEL.search(text) if _SIZE_B.search(text) else None
     if not m:
         return None
     family = re.match(r"(?i)(?:[\w.-]+/)?(?:meta-)?([A-Za-z]+)", m.group(0))
     return f"{(family.group(1) if family else '').lower()}-{m.group(1)}b"
 
 
+@functools.lru_cache(maxsize=256)
 def _hardware(text: str) -> tuple[str, int | None, str] | None:
+    """(accelerator, count, as written) of the first accelerator named in ``text`` (cached: every part under
+    a heading may fall back on the heading)."""
     m = _HW.search(text)
     if not m:
         return None
@@ -61,10 +67,10 @@ def find_setups(units: list[tuple[int, str, str]]) -> list[SetupMention]:
         budget -= len(text)
         for part in re.split(r"(?<=[.;!?])\s+|\n", text[:50_000]):
             key = model_key(part)
-            hw = _hardware(part)
-            if key and not hw and heading:
-                hw = _hardware(heading)
-            if not key or not hw:
+            if not key:
+                continue  # the accelerator is looked for only beside a model
+            hw = _hardware(part) or (_hardware(heading) if heading else None)
+            if not hw:
                 continue
             model_text = _MODEL.search(part).group(0).strip()
             ident = (key, hw[0], hw[1])

@@ -21,6 +21,7 @@ names the configuration gives no mix-up.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -116,22 +117,33 @@ def _baseline(table: Table, rows: set[str]) -> str | None:
     return None
 
 
-def _rounds_to(cell: str, value: str) -> bool:
-    n = _number(cell)
-    if n is None:
-        return False
-    v = float(value.replace(",", ""))
-    digits = len(value.split(".")[1]) if "." in value else 0
-    return abs(n - v) < 10 ** -digits  # rounded or cut ("778ms" for 778.84)
-
-
-def _vs_rows(all_tables: list[Table], a: str, b: str):
+def _numeric_columns(all_tables: list[Table]) -> list[tuple[Table, list[list[tuple[int, float]]]]]:
+    """Per table of at most 200 rows, per column after the first: (row, number) of its numeric cells, read once
+    for every "X vs Y" pair (a results table a sentence quotes two rows of is short; a dump of thousands is not)."""
+    out = []
     for t in all_tables:
         if len(t.rows) > 200:
-            continue  # a results table a sentence quotes two rows of is short; a dump of thousands of rows is not
+            continue
+        cols = []
         for c in range(1, len(t.header)):
-            ra = [r for r, row in enumerate(t.rows) if c < len(row) and _rounds_to(row[c].text, a)]
-            rb = [r for r, row in enumerate(t.rows) if c < len(row) and _rounds_to(row[c].text, b)]
+            cells = ((r, _number(row[c].text)) for r, row in enumerate(t.rows) if c < len(row))
+            cols.append([(r, n) for r, n in cells if n is not None])
+        out.append((t, cols))
+    return out
+
+
+def _rows_near(col: list[tuple[int, float]], value: str) -> list[int]:
+    """Rows of a numeric column whose number ``value`` rounds or cuts ("778ms" for 778.84)."""
+    v = float(value.replace(",", ""))
+    tol = 10 ** -(len(value.split(".")[1]) if "." in value else 0)
+    return [r for r, n in col if abs(n - v) < tol]
+
+
+def _vs_rows(numeric, a: str, b: str):
+    for t, cols in numeric:
+        for col in cols:
+            ra = _rows_near(col, a)
+            rb = _rows_near(col, b)
             if len(ra) == 1 and len(rb) == 1 and ra != rb:
                 return t, _norm(t.rows[ra[0]][0].text), _norm(t.rows[rb[0]][0].text)
     return None
@@ -159,10 +171,11 @@ def credited_mixups(ctx) -> list[Mixup]:
     if configs:
         index = _cell_index(run_tables)
         every_row = {k for _, rows in configs for k in rows}
+        numeric = functools.cache(lambda: _numeric_columns(run_tables))  # read only when a sentence says "X vs Y"
         for n, (i, m) in enumerate(_sentences(ctx)):
             if n >= _MAX_SENTENCES:
                 break  # a reviewer traces the headline claims, not ten thousand sentences
-            found = _mixup(ctx, i, m, (run_tables, index, every_row), configs)
+            found = _mixup(ctx, i, m, (numeric, index, every_row), configs)
             if found:
                 out.append(found)
                 break
@@ -172,7 +185,7 @@ def credited_mixups(ctx) -> list[Mixup]:
 
 def _pairs(sentence: str, found):
     """(figure, row, baseline) pairs the sentence's figures trace to."""
-    run_tables, index, every_row = found
+    numeric, index, every_row = found
     for f in _FIGURE.finditer(sentence):
         for t, r in index.get(_norm(f.group(0)).replace(" ", ""), [])[:20]:
             base = _baseline(t, every_row)
@@ -180,7 +193,7 @@ def _pairs(sentence: str, found):
             if base and row != base:
                 yield f.group(0), row, base
     for v in _VS_PAIR.finditer(sentence):
-        hit = _vs_rows(run_tables, v.group(1), v.group(2))
+        hit = _vs_rows(numeric(), v.group(1), v.group(2))
         if hit:
             yield v.group(0), hit[1], hit[2]
 
