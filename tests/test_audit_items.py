@@ -588,3 +588,16 @@ def test_a_kernel_the_model_was_trained_with_or_could_be_combined_with_is_not_th
     # ymcui/Chinese-LLaMA-Alpaca-2 README (Apache-2.0): the models were trained with FlashAttention-2
     text = "# Alpaca-2\n\n## 速度\n\n- 本项目的所有模型均使用了FlashAttention-2技术进行训练。\n- 解码速度 25 ms/token，1*A40-48G。\n"
     assert items(text)["kernels"] == "missing"
+
+
+def test_a_fixed_generation_length_is_the_completed_length_and_the_stop_rule():
+    # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0): 'tg128: actually generates 128 tokens in a row'
+    text = "# MNN K3\n\n- pp512：一次处理 512 个输入 token\n- tg128：实际连续生成 128 个 token\n\ndecode 22.42 tok/s，单进程。\n"
+    s = items(text)
+    assert (s["output_length_completed"], s["stopping"]) == ("declared", "declared")
+
+
+def test_an_output_sequence_length_equals_value_is_the_requested_length():
+    # FMInference/FlexLLMGen README.md (Apache-2.0)
+    text = "# FlexLLMGen\n\nThroughput 7.32 token/s on 1x T4 (16GB). The output sequence length = 32.\n"
+    assert items(text)["output_length_requested"] == "declared"

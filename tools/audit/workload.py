@@ -174,6 +174,7 @@ def output_length_completed(ctx) -> TextFinding:
                   r"generated|produced|had|has)\s+(?:exactly\s+)?\d")
     declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
     declared += _completed_cells(ctx)  # a column (or row) of measured output lengths
+    declared += list(ctx.d.hits(phrases("output_length_completed")))
     partial = [s["hit"] for s in spans if s["vague"]]
     forced = list(ctx.d.hits(EOS_IGNORED)) + ctx.d.flag_hits("ignore_eos")
     forced += ctx.d.flag_hits("extra_inputs", when=lambda v: (extra_value(v, "ignore_eos") or "").lower() in ("true", "1"))
@@ -326,6 +327,8 @@ def stopping(ctx) -> TextFinding:
                r"\bmin_tokens|until\s+EOS|\bstop\s*=|natural\s+stop|\bend_id\b|eos_token_id|stop_token_ids")
     implied = icase(r"before\s+(?:it\s+)?stopp(?:ing|ed)|stopped\s+(?:on\s+its\s+own|by\s+itself)|until\s+(?:it\s+)?(?:stopped|finished)")
     declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("ignore_eos") + ctx.d.flag_hits("stopping")
+    # a generation length the benchmark fixes ("实际连续生成 128 个 token") says how generation stopped (LABELLING.md, batch 3)
+    declared += list(ctx.d.hits(phrases("output_length_completed")))
     declared += ctx.d.flag_hits("extra_inputs", when=lambda v: any(extra_value(v, k) is not None for k in ("ignore_eos", "min_tokens", "stop")))
     return status_of(ctx, "stopping", declared, list(ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
                      "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")
