@@ -359,3 +359,18 @@ def test_every_framework_set_up_alike_is_a_single_variable_engine_comparison():
             "prefix cache, etc.\n")
     assert rule(audit(text), "stack_comparison").status == "ok"
     assert rule(audit(text.split("\n\n")[0] + "\n"), "stack_comparison").status != "ok"
+
+
+def test_a_bare_latency_column_under_a_decoding_speed_heading_is_a_per_token_decode_latency():
+    # real/batch3/e_tinychat_readme.md l.75-84 (SOURCES.md: mit-han-lab/llm-awq tinychat/README.md @b6ef42c): the
+    # table takes its metric from the heading above it (issue 10 item 3)
+    text = ("### Decoding Speed\n\nWe benchmarked the per-token generation latency for the decoding stage in the following "
+            "tables.\n\n#### RTX 4090 Results\n\n| Model | FP16 latency (ms) | INT4 latency (ms) | Speedup |\n|---|---|---|---|\n"
+            "| LLaMA-3-8B | 17.07 | 6.39 | 2.69x |\n")
+    claims = table_claims(read_tables(parse_writeup(text).blocks)[0])
+    assert [(c.metric, c.value) for c in claims if c.unit == "ms"] == [("decode_latency", 17.07), ("decode_latency", 6.39)]
+    assert rule(audit(text), "steady_decode").status == "unclear"  # a decode figure with no output length
+    # under a neutral heading the same column stays a plain latency
+    plain = text.replace("### Decoding Speed", "### Results").replace("per-token generation latency for the decoding stage",
+                                                                       "latency")
+    assert {c.metric for c in table_claims(read_tables(parse_writeup(plain).blocks)[0]) if c.unit == "ms"} == {"e2e"}

@@ -59,6 +59,8 @@ _SETTING = re.compile(r"^\W*(?:batch(?:[\s_-]?size)?|bs|tp|pp|dp|ep|concurrency|
                       r"(?:input|output|prompt|prefix|context|generation|decode|gen|seq(?:uence)?)[\s_-]*(?:len(?:gth)?s?|tokens?|size|toks?)|"
                       r"isl|osl|requests?|prompts?|rate|request[\s_]rate|qps\s*target|max[\s_]\w+|gpus?|nodes?|replicas?|"
                       r"model|hardware|gpu|software|engine|version|dtype|precision|quantization|method|config\w*|setup)\b(?!.*(?:/s|per\s+s|latency|ttft|tpot|itl|throughput))", re.I)
+# a bare "latency" column takes the specific latency its caption or heading names
+_SPECIFIC_LATENCY = frozenset({"ttft", "tpot", "itl", "prefill_latency", "decode_latency"})
 _AS_LATENCY = {"prefill_rate": "prefill_latency", "decode_rate": "decode_latency", "throughput": "e2e"}
 
 
@@ -113,6 +115,12 @@ def table_claims(table: Table) -> list[Claim]:
                 if metric:
                     label = source
                     break
+            if metric == "e2e" and not re.search(r"E2E|end[- ]to[- ]end|request\s+latency", label, re.I):
+                # "latency (ms)" in a table under "Decoding Speed" / "per-token generation latency" is that latency
+                specific = metric_of(table.caption) or next(filter(None, map(metric_of, reversed(table.headings))), None)
+                specific = {"decode_rate": "decode_latency", "prefill_rate": "prefill_latency"}.get(specific, specific)
+                if specific in _SPECIFIC_LATENCY:
+                    metric = specific
             unit = (m.group(3) or "").lower() or _unit(column) or _unit(row_text) or (_unit(context) if label == context else None)
             if unit in ("ms", "s") and metric in _AS_LATENCY:
                 metric = _AS_LATENCY[metric]  # "prefill 100 tokens (ms)" is a time, not a rate
