@@ -374,3 +374,35 @@ def test_a_bare_latency_column_under_a_decoding_speed_heading_is_a_per_token_dec
     plain = text.replace("### Decoding Speed", "### Results").replace("per-token generation latency for the decoding stage",
                                                                        "latency")
     assert {c.metric for c in table_claims(read_tables(parse_writeup(plain).blocks)[0]) if c.unit == "ms"} == {"e2e"}
+
+
+# ---------------------------------------------------------------- a format comparison whose baseline ran elsewhere
+
+
+def test_a_format_gain_whose_baseline_ran_on_another_engine_is_a_violation():
+    # real/batch3/e_tinychat_readme.md l.37, 72 (SOURCES.md: mit-han-lab/llm-awq tinychat/README.md @b6ef42c)
+    text = ("The following examples showcase that TinyChat's W4A16 generation is up to 2.7x faster on RTX 4090, compared "
+            "to the FP16 baselines.\n\n## Benchmarks\n\nWe benchmark TinyChat on NVIDIA RTX 4090.\n\nWe use the default "
+            "implementation from Huggingface for the FP16 baseline. The INT4 implementation applies AWQ and utilizes our "
+            "fast W4A16 GPU kernel.\n")
+    found = rule(audit(text), "stack_comparison")
+    assert found.status == "violation"
+    assert "FP16" in found.why and "Huggingface" in found.why and "line 1" in found.why and "line 7" in found.why
+
+
+def test_a_baseline_engine_and_our_kernel_in_one_sentence_is_a_violation():
+    # real/batch3/e_bitnet_gpu_kernel.md l.93 (SOURCES.md: microsoft/BitNet gpu/README.md)
+    text = ("Compared to a similarly-sized BF16 model (Gemma-2-2B using vLLM), BitNet-b1.58-2B with our kernel achieves "
+            "consistent speedups across workloads:\n\n| Input Length | Output Length | BF16 Latency (ms) | W2A8 Latency (ms) |"
+            "\n|---|---|---|---|\n| 64 | 16 | 187.64 | 57.40 |\n")
+    assert rule(audit(text), "stack_comparison").status == "violation"
+
+
+def test_our_kernel_inside_the_same_engine_is_no_engine_difference():
+    text = ("Compared to the BF16 model served using vLLM, the same model with our W4A16 kernel in vLLM achieves a 2.1x "
+            "speedup at batch 1 on one H100.\n")
+    assert rule(audit(text), "stack_comparison").status != "violation"
+    # a gain credited to the whole system, not one element, is not this mix-up
+    text = ("We use the default implementation from Huggingface for the FP16 baseline. The INT4 implementation uses our "
+            "own engine.\n\nOur engine is 2.7x faster than the FP16 baseline.\n")
+    assert rule(audit(text), "stack_comparison").status != "violation"

@@ -9,6 +9,7 @@ from ..findings import TextFinding
 from ..reading.lexicon import icase
 from ..reading.mentions import comparison_hits
 from ..reading.vocabulary import ENGINES
+from .baseline import baseline_elsewhere
 from .sides import compared_sides, differences, format_classes
 from .trace import credited_mixups
 
@@ -49,6 +50,13 @@ def stack_comparison(ctx) -> TextFinding:
                            f"(configuration table, line {x.table_line}); those rows also differ in {others}: "
                            "the gain cannot be credited to one element",
                            [(x.line, x.quote)] + [(n, " ".join(ctx.d.w.lines[n - 1].split())[:120]) for n in x.row_lines if n])
+    away = baseline_elsewhere(ctx)
+    if away:
+        return TextFinding("stack_comparison", "violation",
+                           f"line {away.lines[2]} credits a gain against {away.fmt} ('{away.quotes[0]}'), but the {away.fmt} "
+                           f"side ran on {away.engine} (line {away.lines[0]}) and the other side on {away.ours} (line "
+                           f"{away.lines[1]}): weight format and engine both differ, so the gain cannot be credited to one element",
+                           [(n, " ".join(ctx.d.w.lines[n - 1].split())[:120]) for n in dict.fromkeys(away.lines)])
     single = _single_variable(ctx)
     hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
     if not hits and not single:
