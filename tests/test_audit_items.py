@@ -601,3 +601,15 @@ def test_an_output_sequence_length_equals_value_is_the_requested_length():
     # FMInference/FlexLLMGen README.md (Apache-2.0)
     text = "# FlexLLMGen\n\nThroughput 7.32 token/s on 1x T4 (16GB). The output sequence length = 32.\n"
     assert items(text)["output_length_requested"] == "declared"
+
+
+def test_an_offline_runner_is_the_launch_command_and_a_usage_benchmark_script_is_partial():
+    # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0): llm_bench loads and runs the model itself
+    text = ("# MNN K3\n\n## 1. 性能结论\n\nprefill 512 tokens: 54.49 tok/s.\n\n## 2.3 通用测试命令\n\n```bash\n./llm_bench \\\n"
+            "  -m <MNN_CONFIG> \\\n  -p 512 -n 0 -rep 5 -t 8 \\\n  -load false -fa 1 -kv false\n```\n")
+    assert items(text)["launch_command"] == "declared"
+    # mit-han-lab/llm-awq tinychat/README.md (MIT): a benchmark script offered under 'Usage', not tied to the results
+    text = ("# TinyChat\n\n## Speed\n\nINT4 Llama-2-7B decodes at 194 tokens/s on RTX 4090.\n\n## Usage\n\n"
+            "5. (Optional) Run the benchmark script to get TTFT and decoding throughput:\n\n```bash\ncd tinychat\n"
+            "python benchmark.py --flash \\\n    --context_length 16 32 64\n```\n")
+    assert items(text)["launch_command"] == "partial"

@@ -8,7 +8,7 @@ import re
 
 from .artifacts import model_artifact
 from .formats import format_mentions, kv_format, tokenizer, weight_format
-from .reading.anchors import in_results, uncovered
+from .reading.anchors import anchors, in_results, uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
@@ -156,7 +156,9 @@ def launch_command(ctx) -> TextFinding:
                 r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
                 r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr\.io/nvidia/(?:tritonserver|tensorrt|nim|vllm|sglang|dynamo))|ollama\s+(?:run|serve)\s|"
                 r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
-                r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=")
+                r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=|"
+                # an offline runner that loads the model itself: MNN's llm_bench
+                r"(?<![\w-])(?:\./)?llm_bench\s+(?:\\\s*)?-")
     declared = list(ctx.d.hits(cmd)) + ctx.d.command_hits(("server", "offline"))
     # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
     declared += ctx.d.hits(icase(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
@@ -179,6 +181,11 @@ def launch_command(ctx) -> TextFinding:
     # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
     partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
                 if not re.search(BENCH_TOOLS, m.group(0), re.I)]
+    # A benchmark runner offered in the usage section of the page that reports the numbers ("Run the benchmark script to
+    # get TTFT": python benchmark.py --flash ...): not tied to the results, so partial at most (LABELLING.md, batch 1).
+    if anchors(ctx):
+        partial += list(ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?(?:[A-Z_]+=\S+\s+(?:\\\s*)?)*python3?\s+(?!-m\b)[\w./-]*bench\w*\.py\b"),
+                                   kinds=("code",), scope="any"))
     if declared:
         # Declared for every measured setup (LABELLING.md "Several setups"): each engine whose results are
         # reported needs its command, and every reported result a command in reach (its section, a setup or
