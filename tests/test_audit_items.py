@@ -613,3 +613,12 @@ def test_an_offline_runner_is_the_launch_command_and_a_usage_benchmark_script_is
             "5. (Optional) Run the benchmark script to get TTFT and decoding throughput:\n\n```bash\ncd tinychat\n"
             "python benchmark.py --flash \\\n    --context_length 16 32 64\n```\n")
     assert items(text)["launch_command"] == "partial"
+
+
+def test_tensor_dtypes_and_the_training_precision_are_not_the_served_weights():
+    # microsoft/onnxruntime-genai docs/paged_attention_batching.md (MIT): the logits' dtype
+    text = "# Batching\n\n4,109 tok/s at batch 32 on 1x H200.\n\n- Wrap the fp32 logits tensor once instead of per row.\n"
+    assert items(text)["weight_format"] == "missing"
+    # NVIDIA/Model-Optimizer examples/speculative_decoding/doc/dflash.md (Apache-2.0): the drafter's training flow
+    text = "# DFlash\n\n3.1x speedup on 1x H100.\n\nThe flow: train (bf16) -> export_hf_checkpoint.py -> eval.\n"
+    assert items(text)["weight_format"] == "missing"

@@ -34,6 +34,9 @@ _BARE = re.compile(r"(?i)^(?:int[48]|\d{1,2}[- ]?bits?)$")
 _KV_QUANT = re.compile(r"kv[-_ ]?cache\s+(?:\w+\s+){0,2}?(?:quantiz|dtype|precision|format)|quantiz\w*\s+(?:\w+\s+){0,2}?kv\b|"
                        r"\bkv\s*(?:量化|int\d|fp\d|type|dtype)|\bkv[-_ ]?cache\s*量化", re.I)
 _COMPUTE = re.compile(r"(?i)(?:multiplication|matmul|gemm|compute|computation|arithmetic|accumulat\w*|math)\s+(?:is\s+|are\s+)?(?:done\s+|performed\s+)?in\s+$")
+_NOT_WEIGHTS = re.compile(r"(?i)\s+(?:logits?|buffers?|accumulat\w*|activations?|scores?|softmax|workspace|master\s+weights|gradients?|optimizer)\b")
+_TRAINING = re.compile(r"(?i)\btrain(?:ed|ing)?\b|训练|微调")
+_INFERENCE = re.compile(r"(?i)inferenc|serv(?:e|ed|ing)\b|decod|generat|deploy|推理|部署")
 _WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|marlin|nf4|w\d+a\d+")
 
 
@@ -96,8 +99,12 @@ def format_mentions(ctx):
             continue  # a format inside a name that is not the runs' checkpoint (a drafter, a download table)
         if ctx.d.w.blocks[i].kind in ("paragraph", "list_item", "quote") and capability(ctx.d.sentence(i, m)):
             continue  # "supports FP8": what the engine can do, not what ran
-        if _COMPUTE.search(text[max(0, m.start() - 40):m.start()]):
-            continue  # "the matrix multiplication in bfloat16": the arithmetic's precision, not a stored format
+        if _COMPUTE.search(text[max(0, m.start() - 40):m.start()]) or _NOT_WEIGHTS.match(text, m.end()):
+            continue  # "the matrix multiplication in bfloat16", "the fp32 logits": arithmetic or tensors, not a stored format
+        if ctx.d.w.blocks[i].kind in ("paragraph", "list_item", "quote"):
+            sentence = ctx.d.sentence(i, m)
+            if _TRAINING.search(sentence) and not _INFERENCE.search(sentence):
+                continue  # "train (bf16) -> quantize -> export": the training flow, not the served weights
         (kv if _kv_context(ctx, i, m) else weight).append((i, m))
     return weight, kv
 
