@@ -406,3 +406,30 @@ def test_our_kernel_inside_the_same_engine_is_no_engine_difference():
     text = ("We use the default implementation from Huggingface for the FP16 baseline. The INT4 implementation uses our "
             "own engine.\n\nOur engine is 2.7x faster than the FP16 baseline.\n")
     assert rule(audit(text), "stack_comparison").status != "violation"
+
+
+# ---------------------------------------------------------------- a trend credited to one setting
+
+
+_TP_ROWS = ("The following throughput numbers are from real runs on our V100 SXM2 16GB nodes.\n\n"
+            "| Model | TP | Approx. throughput | Notes |\n| --- | --- | --- | --- |\n"
+            "| `Qwen2.5-0.5B-Instruct` | 1 | ~435 tok/s/GPU | Single V100, fits easily. |\n"
+            "| `Qwen2.5-7B-Instruct` | 2 | ~155 tok/s/GPU | NVLink pair. |\n"
+            "| `Qwen2.5-14B-Instruct` | 4 | ~56 tok/s/GPU | Full NVLink mesh. |\n\n"
+            "Per-GPU throughput drops as the tensor-parallel degree grows because all-reduce communication overhead "
+            "increases with the size of the TP group.\n")
+
+
+def test_a_trend_credited_to_tp_while_the_model_changes_on_every_row_is_a_violation():
+    # real/batch2/d_prodstack_v100.md l.199-205 (SOURCES.md: vllm-project/production-stack
+    # tutorials/25-v100-legacy-gpu-deployment.md); LABELLING.md after batch 2: a gain attributed to TP while the
+    # model also changed is a violation
+    found = rule(audit(_TP_ROWS), "stack_comparison")
+    assert found.status == "violation" and "tensor parallelism" in found.why and "Qwen2.5-7B-Instruct" in found.why
+    assert {e.line for e in found.evidence} == {9, 3}  # the sentence and the header of the table
+
+
+def test_a_tp_sweep_within_each_model_is_single_variable():
+    sweep = _TP_ROWS.replace("| `Qwen2.5-7B-Instruct` | 2 |", "| `Qwen2.5-0.5B-Instruct` | 2 |").replace(
+        "| `Qwen2.5-14B-Instruct` | 4 |", "| `Qwen2.5-0.5B-Instruct` | 4 |")
+    assert rule(audit(sweep), "stack_comparison").status != "violation"

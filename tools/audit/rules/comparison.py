@@ -11,6 +11,7 @@ from ..reading.mentions import comparison_hits
 from ..reading.vocabulary import ENGINES
 from .baseline import baseline_elsewhere
 from .sides import compared_sides, differences, format_classes
+from .trend import confounded_trend
 from .trace import credited_mixups
 
 __all__ = ["format_classes", "stack_comparison"]
@@ -57,6 +58,13 @@ def stack_comparison(ctx) -> TextFinding:
                            f"side ran on {away.engine} (line {away.lines[0]}) and the other side on {away.ours} (line "
                            f"{away.lines[1]}): weight format and engine both differ, so the gain cannot be credited to one element",
                            [(n, " ".join(ctx.d.w.lines[n - 1].split())[:120]) for n in dict.fromkeys(away.lines)])
+    trend = confounded_trend(ctx)
+    if trend:
+        return TextFinding("stack_comparison", "violation",
+                           f"line {trend.line} credits the change to {trend.setting} ('{trend.quote}'), but the rows of the table "
+                           f"(line {trend.table_line}) also change {trend.element} on every row ({', '.join(trend.values[:4])}): "
+                           "the trend cannot be credited to one element",
+                           [(trend.line, trend.quote), (trend.table_line, " ".join(ctx.d.w.lines[trend.table_line - 1].split())[:120])])
     single = _single_variable(ctx)
     hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
     if not hits and not single:
