@@ -193,9 +193,10 @@ def _match_entry(words: list[str]) -> tuple[str | None, int]:
         return None, 0
     first = words[0].rsplit("/", 1)[-1] if words[0].startswith((".", "/")) else words[0]
     norm = [first] + words[1:]
+    python = _is_python(norm[0])  # once per command, not once per python entry of the table
     for entry, tool in _entries():
         if entry[0] == "python":
-            if not _is_python(norm[0]):
+            if not python:
                 continue
             if entry[1] == "-m":
                 if len(norm) >= 3 and norm[1] == "-m" and norm[2] == entry[2] and tuple(norm[3:len(entry)]) == entry[3:]:

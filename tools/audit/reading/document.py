@@ -16,6 +16,7 @@ from bisect import bisect_left, bisect_right
 from .blocks import Writeup, quote_line
 from .claims import Claim, table_claims
 from .commands import Command, Flag, parse_commands
+from .firstchars import guarded
 from .tables import Table, read_tables
 from .vocabulary import GPU
 from .masks import blank, mask_block
@@ -231,6 +232,7 @@ class Document:
         """Blocks that name an accelerator or the word GPU (one scan, shared by every pattern built on the
         accelerator names: each of their matches holds one or the other)."""
         gate = _lowered("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
+        gate = guarded(gate.pattern, gate.flags) or gate
         return [i for i, text in enumerate(self.lowers) if gate.search(text)]
 
     @functools.cached_property
@@ -363,6 +365,7 @@ class Document:
             texts = self.plains
             if rx.flags & re.IGNORECASE:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
+            rx = guarded(rx.pattern, rx.flags) or rx  # same matches, positions that cannot start one skipped
             view = self._views[scope] if scope != "any" else None
             blocks = self.w.blocks
             chosen = [i for i in order if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != [])]
