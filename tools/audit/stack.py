@@ -315,6 +315,13 @@ def gpu_counts(ctx):
     return out
 
 
+# A bare "GPU" counts only when it speaks of the machine the runs used ("8 GPUs", "a GPU server", "GPU: ...", "Hopper
+# GPU"), not in prose about how GPUs work ("GPU compute efficiency", "move the model to the GPU device").
+_GPU_BEFORE = re.compile(r"(?i)(?:\b(?:\d+|a|an|one|two|four|eight|single|multiple|several|our|same|consumer|datacenter|data-center|"
+                         r"hopper|ampere|blackwell|ada|volta|turing|cdna\d?)\s+(?:\w+\s+)?|\bon\s+(?:a\s+|the\s+)?)$")
+_GPU_AFTER = re.compile(r"(?i)s?\s*[:：]|s?\s+(?:server|node|machine|instance|cluster|box|type|model)s?\b")
+
+
 def hardware(ctx) -> TextFinding:
     counted = gpu_counts(ctx)
     instance = icase(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
@@ -337,13 +344,14 @@ def hardware(ctx) -> TextFinding:
         if tp:
             declared = [skus[0], tp]
     # "--gpu-memory-utilization", "llama3-8b-accelerator": the word inside a flag or a name says nothing of the hardware
-    # A bare "GPU" counts only when it speaks of the machine the runs used ("8 GPUs", "a GPU server", "GPU: ..."), not
-    # in prose about how GPUs work ("GPU compute efficiency", "move the model to the GPU device").
-    vague_hw = icase(r"(?:\d+|a|an|one|two|four|eight|single|multiple|several|our|same|consumer|datacenter|data-center|"
-                     r"hopper|ampere|blackwell|ada|volta|turing|cdna\d?)\s+(?:\w+\s+)?GPUs?\b|"
-                     r"\bGPUs?\s*[:：]|\bon\s+(?:a\s+|the\s+)?GPUs?\b|\bGPU\s+(?:server|node|machine|instance|cluster|box|type|model)s?\b|"
-                     r"accelerators?|\bhardware\b|cloud\s+instance")
-    partial = skus + [(i, m) for i, m in ctx.d.hits(vague_hw) if not glued(ctx.d.plains[i], m.start(), m.end())]
+    def machine(i: int, m) -> bool:
+        text = ctx.d.plains[i]
+        if m.group(0).lower().startswith("gpu"):
+            return bool(_GPU_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or _GPU_AFTER.match(text, m.end()))
+        return True
+
+    partial = skus + [(i, m) for i, m in ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
+                      if not glued(ctx.d.plains[i], m.start(), m.end()) and machine(i, m)]
     if not declared and skus:
         # The accelerator named, and the count given apart in the singular: "the same single-GPU node" (each
         # setup ran on one GPU, whichever model it was).
