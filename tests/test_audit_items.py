@@ -622,3 +622,18 @@ def test_tensor_dtypes_and_the_training_precision_are_not_the_served_weights():
     # NVIDIA/Model-Optimizer examples/speculative_decoding/doc/dflash.md (Apache-2.0): the drafter's training flow
     text = "# DFlash\n\n3.1x speedup on 1x H100.\n\nThe flow: train (bf16) -> export_hf_checkpoint.py -> eval.\n"
     assert items(text)["weight_format"] == "missing"
+
+
+def test_production_traffic_and_a_named_dataset_are_vague_prompt_lengths():
+    # pytorch/pytorch.github.io _posts/2024-05-02-hitchhikers-guide-speculative-decoding.md (see SOURCES.md for its licence)
+    text = "# Speculative decoding\n\nWe deployed the solution in an internal production environment: ITL 2x lower on 8x GPUs.\n"
+    assert items(text)["prompt_length"] == "partial"
+    # FlagOpen/FlagPerf inference/benchmarks/llama2_7b_mmlu/README.md (Apache-2.0): MMLU, no count of prompts
+    assert items("# Llama2_7b_MMLU\n\n推理数据集: MMLU，5-shot。吞吐量 120 tokens/s，1x A100。\n")["prompt_length"] == "partial"
+
+
+def test_capacity_planning_advice_is_not_the_measured_concurrency():
+    # vllm-project/production-stack tutorials/25-v100-legacy-gpu-deployment.md (Apache-2.0): planning advice
+    text = ("# V100\n\nQwen2.5-7B on 2x V100: 410 output tok/s per GPU.\n\nFor interactive serving, regardless of model size, "
+            "plan for roughly 8-16 concurrent requests per deployment before latency degrades.\n")
+    assert items(text)["concurrency"] == "missing"

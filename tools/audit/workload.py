@@ -109,7 +109,11 @@ def prompt_length(ctx) -> TextFinding:
     partial += list(ctx.d.hits(icase(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
                                      r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
                                      r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
-                                     r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)")))
+                                     r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)|"
+                                     # live or internal traffic: the prompts are whatever the users sent (LABELLING.md: partial)
+                                     r"(?:internal\s+)?production\s+(?:environment|traffic|deployment|workload)|live\s+traffic|"
+                                     r"real(?:-world)?\s+(?:user\s+)?traffic|internal\s+(?:traffic|workloads?)")))
+    partial += list(ctx.d.hits(_PUBLIC_DATASET))
     if not declared:
         # A public named dataset with how many prompts were drawn from it (LABELLING.md: declared): a reader can
         # reproduce the prompts, though no token count is written.
