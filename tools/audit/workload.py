@@ -263,6 +263,9 @@ def capacity_sentence(ctx, text: str) -> bool:
                           r"configured\s+(?:with|for|to)|max[-_ ]model[-_ ]len|max[-_ ]num[-_ ]seqs|max_seq_len", text, re.I))
 
 
+_PLANNING = re.compile(r"(?i)\bplan\s+for\s+(?:roughly|about|around|up\s+to|at\s+most|~?\d)")
+
+
 def concurrency(ctx) -> TextFinding:
     rx = icase(r"--max-concurrency[\s=]+\d+|max_concurrency\s*[=:]\s*\d+|--request-rate[\s=]+(?:\d|inf)|request[_ ]rate\s*(?:of\s*|[=:]\s*)?(?:\d|inf\b)|"
                r"(?:poisson|arrivals?)\b[^.\n]{0,20}?\d+(?:\.\d+)?\s*(?:req|requests?|qps|rps)|\b\d+(?:\.\d+)?\s*(?:QPS|RPS)\b|"
@@ -281,6 +284,8 @@ def concurrency(ctx) -> TextFinding:
         # the client's own setting (--max-concurrency, "max_concurrency": 32) is the load, not a capacity
         if capacity_sentence(ctx, ctx.d.sentence(i, m)) and not re.match(r"--|max_concurrency", m.group(0), re.I):
             continue
+        if _PLANNING.search(ctx.d.sentence(i, m)):
+            continue  # "plan for roughly 8-16 concurrent requests": sizing advice, not the measured load
         a, _ = ctx.d.bounds(i, m.start(), m.end())
         lead = re.split(r"[,;()]", ctx.d.plains[i][max(a, m.start() - 25):m.start()])[-1]  # this clause only
         # "a batch of 5 queries" from an online client: not said to be in flight together (LABELLING.md, batch-2: partial)

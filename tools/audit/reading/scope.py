@@ -84,7 +84,7 @@ _INTRO_RUN = re.compile(r"\bwe\s+(?:\w+\s+){0,2}?(?:ran|run|used|use|launched|la
 _ADVICE = re.compile(r"\b(?:we|I)\s+(?:would\s+)?(?:strongly\s+|generally\s+)?(?:recommend|suggest|advise|encourage)\w*|"
                      r"\byou\s+(?:should|may\s+want|might\s+want|will\s+want|need\s+to|must|can\s+(?!see\b|notice\b|observe\b|find\b|tell\b))|"
                      r"\b(?:it\s+is|it's)\s+(?:recommended|advisable|best\s+to|a\s+good\s+idea)|\bconsider\s+(?:using|enabling|disabling|setting|turning)|"
-                     r"\bmake\s+sure\b|\bplan\s+for\s+(?:roughly|about|around|up\s+to|at\s+most|~?\d)|\bif\s+you\s+(?:want|need|are|use|have|plan)\b|\bfor\s+(?:production|your\s+own)\b|\bbest\s+practice", re.I)
+                     r"\bmake\s+sure\b|\bif\s+you\s+(?:want|need|are|use|have|plan)\b|\bfor\s+(?:production|your\s+own)\b|\bbest\s+practice", re.I)
 _FUTURE = re.compile(r"\bfuture\s+(?:work|releases?|versions?)\b|\bin\s+the\s+(?:near\s+)?future\b|\bwe\s+(?:plan|intend|hope|aim|expect)\s+to\b|"
                      r"\b(?:we|it)\s+will\s+(?:add|support|explore|investigate|look\s+into|publish|release|try|evaluate|benchmark)\b|"
                      r"\bcoming\s+soon\b|\bstay\s+tuned\b|\bnot\s+yet\s+(?:supported|implemented|tested|benchmarked)\b|\bwork\s+in\s+progress\b|"
