@@ -637,3 +637,12 @@ def test_capacity_planning_advice_is_not_the_measured_concurrency():
     text = ("# V100\n\nQwen2.5-7B on 2x V100: 410 output tok/s per GPU.\n\nFor interactive serving, regardless of model size, "
             "plan for roughly 8-16 concurrent requests per deployment before latency degrades.\n")
     assert items(text)["concurrency"] == "missing"
+
+
+def test_a_family_released_once_is_named_by_its_size():
+    # FMInference/FlexLLMGen README.md (Apache-2.0): OPT has one checkpoint per size
+    text = ("# FlexLLMGen\n\n## Generation Throughput (token/s)\n\n| System | OPT-6.7B | OPT-30B |\n| --- | --- | --- |\n"
+            "| FlexLLMGen | 25.26 | 7.32 |\n\nAll runs on 1x T4 (16GB).\n")
+    assert items(text)["model_artifact"] == "declared"
+    # 'opt' alone is no model ('--opt-in', 'opt for')
+    assert items("# Runs\n\nWe opt for 2x A100; throughput 25 tok/s.\n")["model_artifact"] == "missing"

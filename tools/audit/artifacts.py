@@ -34,6 +34,8 @@ _SIZE = re.compile(r"(?i)(?<![A-Za-z])(?:\d+x)?\d+(?:\.\d+)?\s?[bm](?![A-Za-z])|
 _VERSION = re.compile(r"(?i)^(?:meta[-\s])?[a-z-]+?[-\s]?v?\d+(?:\.\d+)?(?![\d.]*\s?[bm]\b)|[-\s]v\d+(?:\.\d+)?\b|-\d{4}\b")
 _DRAFTER = re.compile(r"(?i)eagle|medusa|draft|specul|accelerator|\bmtp\b|lookahead|redrafter")
 _NOT_MODEL = re.compile(r"(?i)^(?:For[A-Z]\w*|Model\b|Tokenizer|Config|Attention|Decoder|MLP)|^\s+[A-Z][a-z]+\b(?!\s*\d)")
+# Families released once, one checkpoint per size: the size alone picks it ("OPT-30B", "GPT-J-6B").
+_ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox)-\d")
 _FILE = re.compile(r"(?i)\.(?:py|json|ya?ml|md|txt|sh|cpp|h|cu|png|jpg)$")
 
 
@@ -48,7 +50,7 @@ def _exact_hits(ctx) -> list:
 def _named(text: str) -> bool:
     """An official name that picks one checkpoint: a version and a size, or a size with a variant suffix and a
     version given as 'v1.3'."""
-    return bool(_SIZE.search(text)) and bool(_VERSION.search(text))
+    return bool(_SIZE.search(text)) and bool(_VERSION.search(text) or _ONE_VERSION.match(text))
 
 
 def model_mentions(ctx) -> tuple[list, list]:
