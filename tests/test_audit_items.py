@@ -646,3 +646,15 @@ def test_a_family_released_once_is_named_by_its_size():
     assert items(text)["model_artifact"] == "declared"
     # 'opt' alone is no model ('--opt-in', 'opt for')
     assert items("# Runs\n\nWe opt for 2x A100; throughput 25 tok/s.\n")["model_artifact"] == "missing"
+
+
+# ---------------------------------------------------------------- request count
+
+
+def test_users_times_turns_is_a_request_count_and_a_limit_is_not():
+    # ai-dynamo/dynamo docs/benchmarks/embedding_cache.md (Apache-2.0): 30 users x 8 turns = 240
+    text = "# Embedding cache\n\n**Workload:** sliding-window dataset (30 users × 8 turns, window = 5). p50 TTFT 2369 ms on 1x H100.\n"
+    assert items(text)["request_count"] == "declared"
+    # kvcache-ai/ktransformers doc/zh/DeepseekR1_V3_tutorial_zh.md (Apache-2.0): the engine handles at most 4 requests
+    text = "# V0.3\n\n`--max_batch_size 4` 引擎单次运行最多处理 4 个请求。decode 14.0 tokens/s。\n"
+    assert items(text)["request_count"] == "missing"

@@ -248,9 +248,16 @@ def _derived_counts(ctx) -> list:
     return out
 
 
+_LIMIT = re.compile(r"(?i)(?:最多|至多|最大|上限|up\s+to|at\s+most|max(?:imum)?(?:\s+of)?)\s*(?:处理|处理的)?\s*$")
+
+
 def request_count(ctx) -> TextFinding:
-    declared = _request_hits(ctx) + cell_hits(ctx, label("request_count")) + list(ctx.d.hits(phrases("request_count")))
-    declared += _derived_counts(ctx)
+    # "最多处理 4 个请求", "up to 4 requests": a limit, not how many were sent
+    declared = [h for h in _request_hits(ctx) + list(ctx.d.hits(phrases("request_count")))
+                if not _LIMIT.search(ctx.d.plains[h[0]][max(0, h[1].start() - 12):h[1].start()])]
+    declared += cell_hits(ctx, label("request_count")) + _derived_counts(ctx)
+    # "30 users x 8 turns": a count derived from the stated load (LABELLING.md, batch 1: declared)
+    declared += list(ctx.d.hits(icase(r"\b\d[\d,]*\s+(?:users|clients|sessions|conversations)\s*[x×*]\s*\d[\d,]*\s+(?:turns|rounds|requests|queries|prompts)\b")))
     partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
     return status_of(ctx, "request_count", declared, partial, "number of requests",
                      "request count stated", "request count vague")
