@@ -433,3 +433,13 @@ def test_a_tp_sweep_within_each_model_is_single_variable():
     sweep = _TP_ROWS.replace("| `Qwen2.5-7B-Instruct` | 2 |", "| `Qwen2.5-0.5B-Instruct` | 2 |").replace(
         "| `Qwen2.5-14B-Instruct` | 4 |", "| `Qwen2.5-0.5B-Instruct` | 4 |")
     assert rule(audit(sweep), "stack_comparison").status != "violation"
+
+
+def test_prefix_cache_listed_among_optimizations_turned_off_labels_the_cache_state():
+    # real/batch2/c_nanoflow_readme.md l.49 (SOURCES.md: efeslab/Nanoflow README.md); LABELLING.md: a stated
+    # cache-off state makes cache_hit_labeling ok
+    text = ("We evaluate multi-turn traces (ShareGPT) on A100 80GB SXM with vLLM v0.5.3 as the baseline, reaching 1,200 "
+            "output tokens/s. Note that all frameworks turn off specific optimizations like quantization, speculative "
+            "decoding, prefix cache, etc.\n")
+    assert rule(audit(text), "cache_hit_labeling").status == "ok"
+    assert rule(audit(text.replace("turn off", "keep")), "cache_hit_labeling").status != "ok"

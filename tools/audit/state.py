@@ -25,7 +25,10 @@ def cache_disabled(ctx):
                                  r"(?:prefix|prompt)[- ]cach\w*(?:(?!enabled|\bon\b|\bbut\b|\bwhile\b)[^.;|]){0,100}?"
                                  r"\b(?:disabled|off|turned\s+off|not\s+(?:used|enabled)|disallowed)\b|"
                                  r"kv[-_ ]cache[-_ ]reuse\W{0,3}\s*[:=]\s*false|"
-                                 r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach")))
+                                 r"(?:disabled?|turned\s+off|without)\s+(?:the\s+)?(?:prefix|prompt)[- ]cach|"
+                                 # a list of what was switched off: "turn off specific optimizations like quantization, ..., prefix cache"
+                                 r"\b(?:turn(?:ed|s)?\s+off|disabl(?:e|ed|es))\s+(?:\w+\s+){0,3}?(?:optimizations?|features?)\s+"
+                                 r"(?:like|such\s+as|including)\s+[^.;]{0,80}?(?:prefix|prompt)[- ]cach")))
 
 
 _ROUTING = re.compile(r"[\s-]*(?:aware|scorer|scoring|routing|router|affinity|based\s+routing)\b", re.I)
