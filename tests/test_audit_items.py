@@ -658,3 +658,13 @@ def test_users_times_turns_is_a_request_count_and_a_limit_is_not():
     # kvcache-ai/ktransformers doc/zh/DeepseekR1_V3_tutorial_zh.md (Apache-2.0): the engine handles at most 4 requests
     text = "# V0.3\n\n`--max_batch_size 4` 引擎单次运行最多处理 4 个请求。decode 14.0 tokens/s。\n"
     assert items(text)["request_count"] == "missing"
+
+
+def test_a_threshold_or_maximum_load_is_partial():
+    # pytorch/pytorch.github.io _posts/2024-05-02-hitchhikers-guide-speculative-decoding.md: an observation past a threshold
+    text = ("# Speculative decoding\n\nITL is 2x lower on 8x A100. We begin to observe throughput reduction beyond a batch "
+            "size of 64, which happens rarely in practice.\n")
+    assert items(text)["concurrency"] == "partial"
+    # llm-d/llm-d guides/pd-disaggregation/PD_DISAGGREGATION_TEST_RESULTS.md (Apache-2.0): a maximum, not the levels run
+    text = "# P/D results\n\n- **TTFT**: ~0.3s on 2x H100\n- **Concurrent Decoding**: Up to 8 parallel sequences\n"
+    assert items(text)["concurrency"] == "partial"

@@ -280,7 +280,7 @@ def concurrency(ctx) -> TextFinding:
                r"\b\d+\s+(?:virtual\s+users|VUs)\b|virtual\s+users\s+\d+\s*(?:->|→|to)\s*\d+|"
                r"\b\d+\s+(?:running|active)\s+(?:sequences|requests|streams)|\b\d+\s+(?:sequences|requests|conversations|sessions|streams)\s+in[- ]flight|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
                r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
-               r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
+               r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams|sequences)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
                r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
                # requests sent one after another; "tensor operations executing sequentially" is no load
                r"(?:requests?|prompts?|queries|questions)\b[^.\n]{0,30}?\bsequentially\b|\b(?:sent|issued|submitted|processed|run)\s+sequentially\b|"
@@ -297,7 +297,9 @@ def concurrency(ctx) -> TextFinding:
         lead = re.split(r"[,;()]", ctx.d.plains[i][max(a, m.start() - 25):m.start()])[-1]  # this clause only
         # "a batch of 5 queries" from an online client: not said to be in flight together (LABELLING.md, batch-2: partial)
         queries = re.match(r"batch\s+of\s+\d+\s+(?:queries|requests|prompts|questions)\b", m.group(0) + ctx.d.plains[i][m.end():m.end() + 12], re.I)
-        (hedged if vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) or queries else declared).append((i, m))
+        # "beyond a batch size of 64", "up to 8 parallel sequences": a threshold or a maximum, not the levels run
+        bound = re.search(r"(?i)\b(?:beyond|above|below|exceed\w*|more\s+than|less\s+than|up\s+to)\s+(?:a\s+|the\s+)?(?:\w+\s+){0,2}$", lead)
+        (hedged if vague(lead) or re.search(r"\d\s*[-–]\s*$", lead) or queries or bound else declared).append((i, m))
     for i, block in enumerate(ctx.d.w.blocks):
         if block.kind == "table":
             header = ctx.d.header(i)
