@@ -185,3 +185,16 @@ def test_measured_output_lengths_are_completed_lengths():
     s = items(text)
     # a length column is what was asked for (LABELLING.md, batch-3 clarifications), not what came back
     assert (s["prompt_length"], s["output_length_requested"], s["output_length_completed"]) == ("declared", "declared", "missing")
+
+
+def test_a_metric_in_a_later_text_column_labels_the_figures_under_numeric_headers():
+    # aws-samples/awsome-inference 2.projects/nims-inference/benchmark/README.md (MIT): the metric sits in the
+    # 'Concurrency' column, the figures under the concurrency levels 1, 2, 4
+    text = ("#### Llama3-8B-Instruct\n\n| Model | Dtype | GPUs | Concurrency | 1 | 2 | 4 |\n| :-: | :-: | :-: | :-: | :-: | :-: | :-: |\n"
+            "| meta/llama3-8b-instruct | fp16 | 1xA10 | Token-per-second | 33.59 | 67.88 | 132.63 |\n"
+            "| | | | Time-to-first-token(sec) | 0.1 | 0.11 | 0.18 |\n")
+    t = tables(text)[0]
+    _, row_text, _ = cell_meaning(t, 1, 4)
+    assert "Time-to-first-token" in row_text
+    # one TTFT value per level, no statistic: a latency figure without a distribution (LABELLING.md: partial)
+    assert items(text)["latency_distributions"] == "partial"
