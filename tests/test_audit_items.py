@@ -668,3 +668,17 @@ def test_a_threshold_or_maximum_load_is_partial():
     # llm-d/llm-d guides/pd-disaggregation/PD_DISAGGREGATION_TEST_RESULTS.md (Apache-2.0): a maximum, not the levels run
     text = "# P/D results\n\n- **TTFT**: ~0.3s on 2x H100\n- **Concurrent Decoding**: Up to 8 parallel sequences\n"
     assert items(text)["concurrency"] == "partial"
+
+
+# ---------------------------------------------------------------- exclusions
+
+
+def test_a_success_or_fail_count_column_accounts_for_every_sample():
+    # alibaba/rtp-llm docs/benchmark/qwen3_dspark_vllm_analysis.md (Apache-2.0): 'Success 16/16' per run
+    text = ("# DSpARK\n\n| Runtime | Concurrency | Success | Throughput (output tok/s) | p50 |\n|---|---:|---:|---:|---:|\n"
+            "| RTP-LLM K=7 | 1 | 16/16 | 28.01 | 4.163 s |\n| vLLM K=7 | 1 | 16/16 | 46.60 | 2.759 s |\n")
+    assert items(text)["exclusions"] == "declared"
+    # vllm-project/production-stack tutorials/25-v100-legacy-gpu-deployment.md (Apache-2.0): a troubleshooting table
+    text = ("# V100\n\n410 output tok/s on 2x V100.\n\n| Symptom / Error | Root Cause | Fix |\n|---|---|---|\n"
+            "| CUDA error | Using the latest image (v0.9+), which dropped CC < 8.0 kernels. | Pin v0.8.5. |\n")
+    assert items(text)["exclusions"] == "missing"

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+
+from .reading.document import Spot
 from .reading.lexicon import icase
 from .findings import TextFinding, status_of
 
@@ -33,6 +36,12 @@ def aggregation_rule(ctx) -> TextFinding:
                      "aggregation over samples/runs stated", "averaging mentioned without saying over what")
 
 
+_FAIL_COLUMN = re.compile(r"(?i)\bok\s*/\s*fail|\bfail(?:ed|ures?)?(?:\s+requests?)?\b|\bsuccess(?:ful)?(?:\s+requests?)?\b|\berrors?\b|失败|成功")
+
+
+_COUNT = re.compile(r"\s*[\d,]+(?:\s*/\s*[\d,]+)?\s*%?\s*$")  # '16/16', '10,800/0', '0', '99.5%'
+
+
 def exclusions(ctx) -> TextFinding:
     rx = icase(r"(?:no|none\s+of\s+the|zero|0)\s+(?:requests?|samples?|runs?)\s+(?:were\s+|was\s+)?(?:excluded|dropped|failed|removed|discarded)|"
                r"no\s+(?:request|sample)\s+(?:failed|was\s+(?:excluded|dropped))|none\s+(?:were|was)\s+(?:dropped|excluded|removed)|"
@@ -51,5 +60,13 @@ def exclusions(ctx) -> TextFinding:
                r"(?:shorter|longer|fewer|more)\s+than\s+\d[\d,]*\s+\w+\s+(?:are|were|is|was)\s+(?:excluded|dropped|discarded|removed|left\s+out|filtered\s+out)")
     part = icase(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                  r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
-    return status_of(ctx, "exclusions", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "statement on excluded or failed samples",
+    declared = list(ctx.d.hits(rx))
+    # A results table with a failed/successful-requests column accounts for every sample (LABELLING.md exclusions).
+    for t in ctx.d.tables:
+        for c, h in enumerate(t.header):
+            if _FAIL_COLUMN.search(h.text or "") and any(c < len(r) and _COUNT.match(r[c].text) for r in t.rows) \
+                    and ctx.d.in_view(t.block, h.start, "run"):
+                declared.append((t.block, Spot(h.start, h.start + len(h.text), h.text)))
+                break
+    return status_of(ctx, "exclusions", declared, list(ctx.d.hits(part)), "statement on excluded or failed samples",
                      "excluded/failed samples accounted for", "exclusions mentioned without the criterion or count")
