@@ -40,8 +40,19 @@ def test_guarded_pattern_finds_the_same_spans_and_groups_as_the_plain_one(patter
     (r"[^x]y|\bz", 0),               # a negated class
     (r"ttft|tpot", 0),               # re skips ahead by itself (alternatives of literals)
     (r"[\w.-]\.gguf", 0),            # likewise (a class first)
-    (r"\bttft\b", re.IGNORECASE),    # callers lower-case first; a case-insensitive guard is not built
     (r"(?m)^\s*vllm", 0),            # inline global flags must stay first
 ])
 def test_patterns_the_guard_cannot_help_or_bound_are_left_alone(pattern, flags):
     assert guarded(pattern, flags) is None
+
+
+@pytest.mark.parametrize("pattern", [
+    r"\bTTFT\b|(?<![\w-])(\d+)\s*x\s*H100|compared\s+to",
+    r"\bk80\b|(?<!\w)stra\u00dfe|\b[a-c]\d+",                  # K80 written with a Kelvin sign; \u00df folds
+])
+def test_a_case_insensitive_guard_finds_what_the_case_insensitive_pattern_finds(pattern):
+    rx = re.compile(pattern, re.IGNORECASE)
+    g = guarded(pattern, re.IGNORECASE)
+    assert g is not None and g.flags & re.IGNORECASE
+    for text in (TEXT, TEXT.upper(), "\u212a80 and K80, STRASSE, Stra\u00dfe, B200 vs a100", ""):
+        assert _found(g, text) == _found(rx, text)

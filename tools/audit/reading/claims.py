@@ -9,6 +9,7 @@ the cell itself; the statistic ("p99", "median", "mean", "50%") from the header 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -64,11 +65,17 @@ _SPECIFIC_LATENCY = frozenset({"ttft", "tpot", "itl", "prefill_latency", "decode
 _AS_LATENCY = {"prefill_rate": "prefill_latency", "decode_rate": "decode_latency", "throughput": "e2e"}
 
 
+@functools.lru_cache(maxsize=4096)
+def _setting(label: str) -> bool:
+    return _SETTING.search(label) is not None
+
+
 def _generic(label: str) -> bool:
     """A label that says nothing about the metric (a setup name, 'value', 'result', empty)."""
     return metric_of(label) is None
 
 
+@functools.lru_cache(maxsize=4096)  # a column header or row label is asked about once per cell
 def metric_of(text: str) -> str | None:
     """The metric a label names (first match in a fixed order: specific before generic)."""
     for name, rx in _METRICS:
@@ -77,6 +84,7 @@ def metric_of(text: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # a column header or row label is asked about once per cell
 def stat_of(text: str) -> str | None:
     """The statistic a label names ('p99', 'median', 'mean', ...), or None."""
     m = _STAT.search(text)
@@ -90,6 +98,7 @@ def stat_of(text: str) -> str | None:
             "最大": "max", "最小": "min"}.get(word, word)
 
 
+@functools.lru_cache(maxsize=4096)  # a column header or row label is asked about once per cell
 def _unit(text: str) -> str | None:
     m = _UNIT.search(text)
     if not m:
@@ -107,7 +116,7 @@ def table_claims(table: Table) -> list[Claim]:
             if c == 0 or not m:
                 continue
             column, row_text, context = cell_meaning(table, r, c)
-            if _SETTING.search(column) or _SETTING.search(row_text):
+            if _setting(column) or _setting(row_text):
                 continue  # a setting of the run (batch, lengths, requests), not a measured figure
             metric, label = None, ""
             for source in (column, row_text) + ((context,) if _generic(column) and _generic(row_text) else ()):

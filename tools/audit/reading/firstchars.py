@@ -17,7 +17,7 @@ import re
 from re import _constants as c
 from re import _parser
 
-__all__ = ["guarded"]
+__all__ = ["guard", "guarded"]
 
 _CATEGORIES = {c.CATEGORY_DIGIT: r"\d", c.CATEGORY_NOT_DIGIT: r"\D", c.CATEGORY_SPACE: r"\s",
                c.CATEGORY_NOT_SPACE: r"\S", c.CATEGORY_WORD: r"\w", c.CATEGORY_NOT_WORD: r"\W"}
@@ -85,13 +85,16 @@ def _skips_already(items) -> bool:
 
 @functools.cache
 def guarded(pattern: str, flags: int) -> re.Pattern[str] | None:
-    """``pattern`` behind a look-ahead for its first characters, or None when that cannot help or be exact
-    (case-insensitive and verbose patterns are left alone: callers lower-case text and pattern first)."""
-    if flags & (re.IGNORECASE | re.VERBOSE) or pattern.startswith("(?") and pattern[2:3].isalpha():
+    """``pattern`` behind a look-ahead for its first characters, or None when that cannot help or be exact.
+
+    A case-insensitive pattern gets a case-insensitive class: the class and the pattern's own first item are
+    matched by the same case rules. Verbose patterns and patterns that start with inline flags are left alone.
+    """
+    if flags & re.VERBOSE or pattern.startswith("(?") and pattern[2:3].isalpha():
         return None
     try:
         tree = _parser.parse(pattern, flags)
-        if tree.state.flags & (re.IGNORECASE | re.VERBOSE) or _skips_already(tree):
+        if tree.state.flags & re.VERBOSE or _skips_already(tree):
             return None
         chars: set[str] = set()
         if _first(tree, chars):
@@ -99,3 +102,8 @@ def guarded(pattern: str, flags: int) -> re.Pattern[str] | None:
         return re.compile("(?=[" + "".join(sorted(chars)) + "])(?:" + pattern + ")", flags)
     except (_Unbounded, re.error, RecursionError):
         return None
+
+
+def guard(rx: re.Pattern[str]) -> re.Pattern[str]:
+    """``rx`` behind its first-character guard when it has one, else ``rx`` itself."""
+    return guarded(rx.pattern, rx.flags) or rx

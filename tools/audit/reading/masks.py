@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .firstchars import guard
+
 __all__ = ["blank", "fill_in_fields", "mask_block", "shorten_runs"]
 
 _LONG_TOKEN = re.compile(r"([^\s]{300})[^\s]+|([ \t]{200})[ \t]+")
@@ -41,6 +43,7 @@ _TAG = (r"</?(?:" + _TAGS + r")(?:\s+(?:[\w:-]+\s*=\s*(?:\"[^\"]{0,500}\"|'[^']{
 _PLACEHOLDER = re.compile(r"<(?!" + _TAG[1:] + r")(?![!/?])[^<>\n]{1,200}>"
                           r"|\b(?:TBD|TBA|TODO|FIXME|XXX+)\b|\[\s*(?:fill\s+in|placeholder|your\s+[\w -]{1,30})\s*\]"
                           r"|\b(?:to\s+be\s+(?:determined|filled(?:\s+in)?|added)|fill\s+(?:this\s+)?in)\b", re.I)
+_PLACEHOLDER = guard(_PLACEHOLDER)  # searched in every block: behind its first-character guard (same matches)
 # A template field: a label, a colon, then nothing but placeholders and punctuation.
 _FIELD = re.compile(r"^([ \t]*(?:[-*+]|\d+[.)])?[ \t]*\**[\w(][\w /()'.-]{0,59}?\**[ \t]*:)([^\n]*)$")
 # An HTML tag's name and attributes are not rendered (<img src="engine-logo.svg">); its text content is.
