@@ -13,6 +13,7 @@ from .findings import TextFinding, cite, run_setting, status_of
 from .reading.vocabulary import patterns
 from .reading.flagvalues import extra_value, numeric, sampling_keys
 from .reading.statements import capability
+from .reading.firstchars import guard
 
 __all__ = ["capacity_sentence", "concurrency", "output_length_completed", "output_length_requested", "prompt_length", "request_count", "request_number", "sampling", "stopping", "token_spans"]
 
@@ -263,11 +264,15 @@ def request_count(ctx) -> TextFinding:
                      "request count stated", "request count vague")
 
 
+# A sentence about what a deployment can hold, not the load it was given (searched once per load figure: guarded).
+_CAPACITY = guard(re.compile(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|could|would|"
+                             r"(?<![-\w])max(?:imum)?[ _](?:concurrency|batch|users|sequences|requests|sessions)|"
+                             r"\bup\s+to\s+\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
+                             r"configured\s+(?:with|for|to)|max[-_ ]model[-_ ]len|max[-_ ]num[-_ ]seqs|max_seq_len", re.I))
+
+
 def capacity_sentence(ctx, text: str) -> bool:
-    return bool(re.search(r"can\s+(?:serve|support|handle|fit|hold)|supports?\b|capacity|could|would|"
-                          r"(?<![-\w])max(?:imum)?[ _](?:concurrency|batch|users|sequences|requests|sessions)|"
-                          r"\bup\s+to\s+\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
-                          r"configured\s+(?:with|for|to)|max[-_ ]model[-_ ]len|max[-_ ]num[-_ ]seqs|max_seq_len", text, re.I))
+    return bool(_CAPACITY.search(text))
 
 
 _PLANNING = re.compile(r"(?i)\bplan\s+for\s+(?:roughly|about|around|up\s+to|at\s+most|~?\d)")

@@ -42,7 +42,8 @@ class Cell:
 
 def clean(text: str) -> str:
     text = _MARKUP.sub(" ", text).replace("&nbsp;", " ").replace("&amp;", "&")
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    if "](" in text:  # a link: keep its text
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     return " ".join(text.strip().strip("[]").split())
 
 

@@ -174,7 +174,9 @@ def read_tables(blocks: list[Block], texts: list[str] | None = None, lines: list
 
 # ------------------------------------------------------------------ reading cells
 def _gloss(table: Table, text: str) -> str:
-    key = re.sub(r"\(.*?\)", "", text).strip().lower()
+    if not table.glossary:
+        return ""  # most tables define no abbreviations: nothing to look up
+    key = (re.sub(r"\(.*?\)", "", text) if "(" in text else text).strip().lower()
     return table.glossary.get(key) or table.glossary.get(text.strip().lower()) or ""
 
 
