@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .firstchars import guard
 from .statements import capability
 
 __all__ = ["Anchor", "anchors", "in_results", "uncovered"]
@@ -44,6 +45,7 @@ _SETUP = re.compile(r"\b(?:setup|set-up|configurations?|config|environment|hardw
 _LABELLED = re.compile(r"^\W*(?:hardware|gpus?|accelerators?|devices?|machine|instance|nodes?|model|engine|"
                        r"software|framework|precision|dtype|quantization|硬件|显卡|模型|引擎|精度)\W{0,3}\s*[:：]", re.I)
 _MAX = 400
+_FIGURE, _METRIC_HEADER = guard(_FIGURE), guard(_METRIC_HEADER)  # searched in every prose block and header: guarded
 
 
 @dataclass

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .firstchars import guard
+
 __all__ = ["capability", "glued", "sentence_engines"]
 
 # A sentence that describes what something can do, supports or is compatible with.
@@ -23,6 +25,8 @@ _CAPABILITY = re.compile(r"\b(?:now\s+)?supports?\b|\bsupported\b|\bsupport\s+fo
 _USED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:used?|ran|run|enabled?|built|benchmarked|measured|tested|chose|selected|set)\b|"
                    r"\b(?:was|were|is|are)\s+(?:used|enabled|selected|built|measured|run)\b|\busing\b|\bwith\s+the\b|\ball\s+runs\b|"
                    r"\bin\s+(?:all|both|each|every|our)\s+(?:runs?|experiments?|benchmarks?|tests?)\b|使用|采用|で測定|を使用", re.I)
+
+_CAPABILITY, _USED = guard(_CAPABILITY), guard(_USED)  # searched in a sentence per figure: guarded (same matches)
 
 
 def capability(sentence: str) -> bool:
