@@ -682,3 +682,14 @@ def test_a_success_or_fail_count_column_accounts_for_every_sample():
     text = ("# V100\n\n410 output tok/s on 2x V100.\n\n| Symptom / Error | Root Cause | Fix |\n|---|---|---|\n"
             "| CUDA error | Using the latest image (v0.9+), which dropped CC < 8.0 kernels. | Pin v0.8.5. |\n")
     assert items(text)["exclusions"] == "missing"
+
+
+def test_a_draft_length_the_authors_set_counts_even_when_introduced_as_an_example():
+    # triton-inference-server/tutorials Feature_Guide/Speculative_Decoding/vLLM/README.md (BSD-3-Clause)
+    text = ("# Spec decode with vLLM\n\nWe ran EAGLE on 1x H100: 43.27 output tokens/s.\n\n### Create Model Repository\n\n"
+            "Please modify the model.json to suit your needs. For example, we are setting `num_speculative_tokens` to 5 "
+            "for eagle_model.\n")
+    assert items(text)["spec_draft_tokens"] == "declared"
+    # an example value alone stays an example
+    text = "# Spec decode\n\nWe ran EAGLE on 1x H100: 43.27 output tokens/s. Tune the draft, e.g. num_speculative_tokens=4.\n"
+    assert items(text)["spec_draft_tokens"] == "partial"

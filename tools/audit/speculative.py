@@ -67,12 +67,14 @@ def spec_items(ctx) -> list[TextFinding]:
                                                  "table or reported figure of it)") for x in ids]
     because = f"speculative decoding in the runs: {cite(ctx, used, 1)}; "
     # k given as one number: a flag value, "k = 5", "5 draft tokens"; not a range ("3-4 heads") or an example.
-    draft_decl = icase(r"num[_-]speculative[_-]tokens\W{0,4}\d|--speculative-num-(?:draft-tokens|steps)[\s=]+\d|"
+    draft_decl = icase(r"num[_-]speculative[_-]tokens\W{0,4}(?:(?:to|of|is|as)\s+)?\d|--speculative-num-(?:draft-tokens|steps)[\s=]+\d|"
                        r"(?<![\d-])\d+\s+(?:draft|speculative|proposed|lookahead)\s+tokens|(?<![\d-])\d+-tokens?\s+draft|draft\s+(?:length|depth|tokens?)\s*(?:of\s*|[=:]\s*)?\d|"
                        r"\bk\s*=\s*\d+(?!\s*-?\s*bits?)\b|\bgamma\s*=\s*\d|\d[\d,]*\s+(?:proposed|drafted)\b|proposed\s+\d|"
                        r"(?<![\d-])\d+\s+(?:medusa\s+)?heads\b(?!\s+(?:will|would|can|could))")
     ranges = icase(r"\d+\s*[-–~]\s*\d+\s+(?:medusa\s+)?(?:heads|draft\s+tokens|tokens\s+ahead)")
-    draft = [h for h in ctx.d.hits(draft_decl) if not re.search(r"for\s+example|e\.g\.|such\s+as", ctx.d.window(*h, 40, 0), re.I)]
+    # an example value is not the runs' ("e.g. k=4"), unless the authors say they set it ("For example, we are setting ... to 5")
+    draft = [h for h in ctx.d.hits(draft_decl) if not re.search(r"for\s+example|e\.g\.|such\s+as", ctx.d.window(*h, 40, 0), re.I)
+             or re.search(r"\bwe\s+(?:are\s+|were\s+)?(?:set|setting|used?|using|ran|chose)\b", ctx.d.window(*h, 40, 0), re.I)]
     method = icase(r"\bEAGLE-?\d?\b|\bMedusa\b|\bMTP\b|\bReDrafter\b|draft\s+(?:model|head)|n-?gram|speculative[-_ ]draft[-_ ]model|"
                    r"speculator|suffix\s+decoding")
     acc_decl = icase(r"accept\w*\s+(?:rate|length|ratio)\b[^.\n|;,]{0,30}?\d|acceptance[^.\n|;,]{0,25}?\d|\d+(?:\.\d+)?\s*%?\s+(?:acceptance|accepted)|"
