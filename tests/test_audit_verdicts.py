@@ -443,3 +443,23 @@ def test_prefix_cache_listed_among_optimizations_turned_off_labels_the_cache_sta
             "decoding, prefix cache, etc.\n")
     assert rule(audit(text), "cache_hit_labeling").status == "ok"
     assert rule(audit(text.replace("turn off", "keep")), "cache_hit_labeling").status != "ok"
+
+
+# ---------------------------------------------------------------- the script or bench binary that measured
+
+
+def test_a_named_script_that_produced_the_times_fixes_the_observation_point():
+    # real/batch2/d_giex_pr2666.md l.17 (SOURCES.md: kubernetes-sigs/gateway-api-inference-extension PR #2666):
+    # LABELLING.md, a client-side load script that sends the requests is an observation point
+    text = ("By adding url as a prefix, the throughput/TTFT seem to improve like of the order of 40%. The "
+            "same_url_multi_text.py takes like 14.41 seconds on main and it takes 9.06 seconds on this PR.\n")
+    assert rule(audit(text), "observation_point").status == "ok"
+    assert rule(audit(text.replace("The same_url_multi_text.py takes", "It takes")), "observation_point").status == "unclear"
+
+
+def test_an_in_process_bench_binary_named_for_the_runs_fixes_the_observation_point():
+    # real/batch3/e_mnn_riscv_k3_zh.md l.15, 42, 52 (SOURCES.md: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md):
+    # LABELLING.md, offline in-process figures are ok when the tool is named
+    text = ("| 模型 | prefill | decode |\n|---|---|---|\n| Qwen3-0.6B | 381.24 tok/s | 54.49 tok/s |\n\n"
+            "- 测试统一使用 8 线程\n- MNN 使用 `llm_bench`\n")
+    assert rule(audit(text), "observation_point").status == "ok"

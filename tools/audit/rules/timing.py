@@ -26,7 +26,10 @@ def observation_point(ctx) -> TextFinding:
                # a named client script or driver that sends the requests is a client-side load script (LABELLING.md)
                r"\b[\w-]*(?:bench|client|load|stress|driver|request|perf)[\w-]*\.py\b|\bbenchmark\s+(?:driver|script|client|harness)\b|"
                r"\b(?:simulated\s+)?(?:clients?|users?)\s+(?:\w+\s+)?(?:send|sent|sends|sending|issue[sd]?|submit(?:ted|s)?)\s+(?:\w+\s+)?requests\b|"
-               r"\bsimulated\s+(?:clients|users)\b")
+               r"\bsimulated\s+(?:clients|users)\b|"
+               # a named script or bench binary that produced the figures ("X.py takes 14.41 seconds", "MNN 使用 llm_bench")
+               r"\b[\w-]+\.py\s+(?:takes|took|reports?|measured|gives|gave)\b|"
+               r"(?:使用|\busing|\bwith|\bvia|\bran)\s*`?(?:\./)?[\w-]*bench[\w-]*`?(?=[\s,.;:)`]|$)|(?<![\w/])\./[\w-]*bench[\w-]*\b")
     hit = ctx.d.first(rx) or tool_named(ctx)
     if hit:
         return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
