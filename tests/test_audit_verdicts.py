@@ -463,3 +463,15 @@ def test_an_in_process_bench_binary_named_for_the_runs_fixes_the_observation_poi
     text = ("| 模型 | prefill | decode |\n|---|---|---|\n| Qwen3-0.6B | 381.24 tok/s | 54.49 tok/s |\n\n"
             "- 测试统一使用 8 线程\n- MNN 使用 `llm_bench`\n")
     assert rule(audit(text), "observation_point").status == "ok"
+
+
+def test_a_requested_output_length_stated_in_words_backs_steady_decode():
+    # real/batch2/c_colossal_legacy_inference.md l.119-123 (SOURCES.md: hpcaitech/ColossalAI legacy inference README);
+    # LABELLING.md: a requested output length of 64 or more counts as the stated output for steady_decode
+    text = ("Experiments were conducted using multiple batch sizes under the consistent model configuration of `7 billion(7b)` "
+            "parameters, `1024` input length, and 128 output length.\n\n| batch size | 8 | 16 |\n|---|---|---|\n"
+            "| token latency (ms) | 38.2 | 41.5 |\n")
+    found = rule(audit(text), "steady_decode")
+    assert found.status == "ok" and "128" in found.why
+    short = rule(audit(text.replace("128 output length", "48 output length")), "steady_decode")
+    assert short.status == "unclear"

@@ -68,7 +68,7 @@ def steady_decode(ctx) -> TextFinding:
         low = min(caps, key=lambda x: x[0])
         return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}), "
                            "too short for steady decode", ctx.d.evidence([low[1]]))
-    requested = _requested_flags(ctx) + caps
+    requested = _requested_flags(ctx) + _requested_phrases(ctx) + caps
     if requested and min(v for v, _ in requested) >= 64:
         # LABELLING.md: a requested output length of 64 or more counts as the stated output, unless completed
         # lengths are reported shorter (none are here)
@@ -93,6 +93,19 @@ def _requested_flags(ctx) -> list[tuple[float, tuple]]:
             except ValueError:
                 continue
             out.append((length, (cmd.block, Spot(flag.offset, flag.offset + len(flag.written), f"{flag.written} {flag.value}"))))
+    return out
+
+
+def _requested_phrases(ctx) -> list[tuple[float, tuple]]:
+    """(length, hit) of each requested output length stated in words ("1024 input length, and 128 output length",
+    "输出长度 512"), read as output_length_requested reads them (tools/audit/data/labels.json)."""
+    from ..reading.cells import phrases
+
+    out = []
+    for i, m in ctx.d.hits(phrases("output_length_requested")):
+        numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", m.group(0))
+        if len(numbers) == 1 and "k" not in m.group(0).lower():
+            out.append((float(numbers[0].replace(",", "")), (i, m)))
     return out
 
 
