@@ -59,10 +59,13 @@ def model_mentions(ctx) -> tuple[list, list]:
         return ctx.cache["model_mentions"]
     exact = _exact_hits(ctx)
     spans = {(i, m.start()) for i, m in exact}
+    by_block: dict[int, list[tuple[int, int]]] = {}  # the exact hits' spans per block, for _inside
+    for i, h in exact:
+        by_block.setdefault(i, []).append((h.start(), h.end()))
     named, vague = [], []
     for i, m in ctx.d.hits(_NAME):
         text = ctx.d.plains[i]
-        if _NOT_MODEL.match(text, m.end()) or (i, m.start()) in spans or _inside(exact, i, m):
+        if _NOT_MODEL.match(text, m.end()) or (i, m.start()) in spans or _inside(by_block.get(i, ()), m):
             continue
         word = text[m.start():m.end()]
         if re.search(r"For[A-Z]|Model$|Tokenizer|Config|Attention|Decoder", ctx.d.w.blocks[i].text[m.start():m.end()]):
@@ -75,8 +78,9 @@ def model_mentions(ctx) -> tuple[list, list]:
     return ctx.cache["model_mentions"]
 
 
-def _inside(hits, i: int, m) -> bool:
-    return any(j == i and h.start() <= m.start() < h.end() for j, h in hits)
+def _inside(spans, m) -> bool:
+    """Whether ``m`` starts inside one of ``spans`` (the exact hits of its own block)."""
+    return any(a <= m.start() < b for a, b in spans)
 
 
 def _key(text: str) -> tuple[str, str] | None:
