@@ -23,52 +23,44 @@ def runner():
     pool.close()
 
 
-async def test_a_call_over_budget_is_stopped_while_other_sessions_are_served():
-    # Before: 1,000,000 empty records took 20-50 s of CPU on a thread nobody could stop. The budget
-    # here is 10 s so that, on a loaded machine, the other session has room to be served first.
-    runner = ProcessRunner(workers=2, budget_s=10, memory_mb=2048)
+async def test_a_long_call_does_not_hold_up_other_sessions():
+    # Before: every call ran on the server's threads; 1,000,000 empty records took 20-50 s of CPU there.
+    # The budget here is generous, so the race is between the long call (about 10 s on a 2-core CI
+    # machine) and the other session's two small calls, which slow down alike under load. Stopping a
+    # call over budget is pinned by test_the_stopped_worker_is_killed_and_replaced.
+    runner = ProcessRunner(workers=2, budget_s=120, memory_mb=2048)
+    server = build_server(runner=runner)
     try:
-        await _over_budget_and_others_served(runner)
+        runner.warm_up(2)
+        async with Client(server) as warm:  # index built and both workers started before the race
+            await warm.call_tool("search_references", {"query": "goodput", "k": 1})
+            await warm.call_tool("compute_metrics", SMALL)
+        finished, results = [], {}
+
+        async def run_heavy():
+            async with Client(server) as client:
+                results["heavy"] = await client.call_tool("compute_metrics", {"records": [{}] * 1_000_000})
+            finished.append("heavy")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run_heavy)
+            await anyio.sleep(0.5)
+            async with Client(server) as other:
+                results["search"] = await other.call_tool("search_references", {"query": "goodput", "k": 1})
+                results["small"] = await other.call_tool("compute_metrics", SMALL)
+            finished.append("other")
     finally:
         runner.close()
-
-
-async def _over_budget_and_others_served(runner):
-    server = build_server(runner=runner)
-    runner.warm_up(2)
-    async with Client(server) as warm:  # index built and both workers started before the race
-        await warm.call_tool("search_references", {"query": "goodput", "k": 1})
-        await warm.call_tool("compute_metrics", SMALL)
-    finished = []
-
-    async def heavy():
-        async with Client(server) as client:
-            result = await client.call_tool("compute_metrics", {"records": [{}] * 1_000_000})
-        finished.append("heavy")
-        return result
-
-    results = {}
-    async with anyio.create_task_group() as tg:
-        async def run_heavy():
-            results["heavy"] = await heavy()
-
-        tg.start_soon(run_heavy)
-        await anyio.sleep(0.5)
-        async with Client(server) as other:
-            results["search"] = await other.call_tool("search_references", {"query": "goodput", "k": 1})
-            results["small"] = await other.call_tool("compute_metrics", SMALL)
-        finished.append("other")
     assert finished == ["other", "heavy"]
     assert not results["search"].is_error and not results["small"].is_error
     # TPOT = (120 - 100) ms / (3 - 1) = 10 ms
     assert results["small"].structured_content["tpot_ms"]["mean"] == pytest.approx(10.0)
-    heavy_text = results["heavy"].content[0].text
-    assert results["heavy"].is_error and "time budget of 10 s" in heavy_text and "stopped" in heavy_text
 
 
 async def test_the_stopped_worker_is_killed_and_replaced(runner):
+    # 1,000,000 empty records take about 10 s of CPU here, well past the fixture's 3 s budget
     job = Job("compute_metrics", compute_metrics, MetricsRequest, {"records": [{}] * 1_000_000})
-    with pytest.raises(Exception, match="time budget"):
+    with pytest.raises(BudgetExceeded, match=r"time budget of 3 s and was stopped"):
         await runner.run(job)
     assert runner._idle == []  # the worker that ran over was killed, not returned to the pool
     kind, report = await runner.run(Job("compute_metrics", compute_metrics, MetricsRequest, SMALL))
