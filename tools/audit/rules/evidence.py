@@ -52,7 +52,10 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     live = lambda i, m: not negated(ctx.d.plains[i], m.start())
     # "the theoretical maximum of 200 GB/s", "on paper": a figure the text itself calls theoretical is labelled.
     self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible", re.I)
-    theories = [(i, m) for i, m in ctx.d.hits(theory, prose + ("code",)) if live(i, m) and not self_labelled.match(m.group(0))]
+    # "Empirically, seems like peak bandwidth is about 1700 GB/s": a peak the authors observed is a measurement.
+    observed = re.compile(r"\bempirical(?:ly)?\b|\b(?:we|I)\s+(?:\w+\s+)?(?:measured|observed)\b|\bmeasured\s+(?:peak|max)", re.I)
+    theories = [(i, m) for i, m in ctx.d.hits(theory, prose + ("code",)) if live(i, m) and not self_labelled.match(m.group(0))
+                and not observed.search(ctx.d.sentence(i, m))]
     said_measured = re.compile(r"\b(?:we|I)\s+(?:\w+\s+)?(?:measured|observed|saw|got|recorded)\b|\bin\s+(?:our|these|the)\s+(?:runs?|tests?|benchmarks?)\b|"
                                r"\bmeasured\b", re.I)
     maxima = [(i, m) for i, m in ctx.d.hits(upto, prose) if live(i, m)
