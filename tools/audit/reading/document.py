@@ -319,6 +319,23 @@ class Document:
         # sentence checks stay linear in the input.
         return max(left, start - SENTENCE_REACH), min(right, end + SENTENCE_REACH)
 
+    def excerpt(self, i: int, start: int, end: int, *, before: int = 40, after: int = 40, limit: int = 120) -> str:
+        """The words around [start, end) in block i, within its sentence, cut at whole words ('...' where cut)."""
+        a, b = self.bounds(i, start, end)
+        lo, hi = max(a, start - before), min(b, end + after)
+        text = self.plains[i]
+        if lo > a:  # started inside the sentence: move to the next word
+            space = text.find(" ", lo, start)
+            lo = space + 1 if space >= 0 else lo
+        if hi < b:
+            space = text.rfind(" ", end, hi)
+            hi = space if space >= 0 else hi
+        words = " ".join(text[lo:hi].split())
+        cut = hi < b
+        if len(words) > limit:
+            words, cut = words[:limit].rsplit(" ", 1)[0], True
+        return ("..." if lo > a else "") + words + ("..." if cut else "")
+
     def _blocks_with(self, literal: str) -> list[int]:
         """Indices of the blocks whose lower-cased text holds ``literal`` (str.find jumps block to block; kept
         per literal, since many patterns share their anchors)."""

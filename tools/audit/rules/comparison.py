@@ -173,8 +173,6 @@ def _model_families(ctx) -> set[str]:
 
 
 def _quote(ctx, hit) -> str:
-    a, b = ctx.d.bounds(hit[0], hit[1].start(), hit[1].start() + 1)
-    text = " ".join(ctx.d.plains[hit[0]][max(a, hit[1].start() - 50):min(b, hit[1].start() + 60)].split())
-    return text[:110]
+    return ctx.d.excerpt(hit[0], hit[1].start(), hit[1].start() + 1, before=50, after=60, limit=110)
 
 

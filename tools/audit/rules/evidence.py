@@ -140,8 +140,7 @@ def _at(hit) -> tuple[int, int]:
 
 
 def _quote(ctx, hit) -> str:
-    a, b = ctx.d.bounds(hit[0], hit[1].start(), hit[1].end())
-    return " ".join(ctx.d.plains[hit[0]][max(a, hit[1].start() - 40):min(b, hit[1].end() + 40)].split())
+    return ctx.d.excerpt(hit[0], hit[1].start(), hit[1].end())
 
 
 def _ratio(text: str) -> float | None:
