@@ -809,3 +809,42 @@ def test_vllm_summary_text_shows_itl_and_e2el():
     # 36 figures: the 12 run totals + TTFT / TPOT fill the first 24; ITL and E2EL came after the cut
     assert re.search(r"p99_itl_ms\s", text) and re.search(r"mean_e2el_ms\s", text)
     assert "std_ttft_ms" not in text
+
+
+def test_poisson_span_tail_is_the_gamma_upper_tail():
+    from llm_inference_fundamentals.tools.metrics.workload import _poisson_span_tail
+
+    # by hand: P(sum of k Exp(1) gaps > x) = e^-x * sum_{i<k} x^i / i!
+    assert _poisson_span_tail(1, 2.0) == pytest.approx(0.135335, rel=1e-5)  # e^-2
+    assert _poisson_span_tail(2, 3.0) == pytest.approx(0.199148, rel=1e-5)  # 4 e^-3
+    assert _poisson_span_tail(3, 2.0) == pytest.approx(0.676676, rel=1e-5)  # 5 e^-2
+
+
+def _vllm_file_sending(tmp_path, *, asked, spacing_s, copies):
+    obj = json.loads((DATA / "vllm_detailed.json").read_text())
+    for key in ("input_lens", "output_lens", "ttfts", "itls", "latencies", "queue_times", "generated_texts", "errors"):
+        obj[key] = obj[key] * copies
+    n = len(obj["ttfts"])
+    obj["num_prompts"], obj["request_rate"], obj["max_concurrency"] = n, asked, None
+    obj["start_times"] = [100 + spacing_s * i for i in range(n)]
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(obj))
+    return path
+
+
+def test_a_generator_behind_its_requested_rate_is_warned(tmp_path):
+    # 40 sends 0.05 s apart: (40 - 1) / 1.95 s = 20.00 req/s where 50 were asked; Poisson sends at 50 req/s
+    # would span 1.95 s with probability e^-97.5 * sum_{i<39} 97.5^i / i! (about 1e-14)
+    path = _vllm_file_sending(tmp_path, asked=50.0, spacing_s=0.05, copies=5)
+    warnings = run(path=str(path)).warnings
+    assert any("asked for 50 req/s but sent 20.00 req/s (40 sends over 1.95 s)" in w for w in warnings), warnings
+
+
+def test_a_short_run_slower_than_asked_by_chance_is_not_called_client_bound(tmp_path):
+    # 8 sends 0.05 s apart against 50 req/s asked: 7 Poisson gaps at 50 req/s span 0.35 s or more with
+    # probability e^-17.5 * sum_{i<7} 17.5^i / i! = 0.0015, above the 0.001 the warning needs
+    path = _vllm_file_sending(tmp_path, asked=50.0, spacing_s=0.05, copies=1)
+    assert not any("behind schedule" in w for w in run(path=str(path)).warnings)
+    # a rate met within 15% is never flagged, however many sends
+    path = _vllm_file_sending(tmp_path, asked=21.0, spacing_s=0.05, copies=5)
+    assert not any("behind schedule" in w for w in run(path=str(path)).warnings)

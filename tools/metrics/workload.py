@@ -19,10 +19,58 @@ from .records import LoadSetting, Trace
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Workload", "describe_workload", "in_flight"]
+__all__ = ["Workload", "behind_schedule", "describe_workload", "in_flight"]
 
 COLD_START_RATIO = 2.0
 """First requests' median TTFT at least this many times the rest's: the run looks like it includes a cold start."""
+
+SCHEDULE_SHORTFALL = 0.15
+"""A generator that sent at least this share below the rate it was asked for has fallen behind its schedule."""
+SCHEDULE_P = 0.001
+"""...and only when Poisson arrivals at the requested rate would send that slowly with at most this probability."""
+
+
+def behind_schedule(requested_rate: float | None, start_times: np.ndarray) -> str | None:
+    """Why the sends fell behind the requested rate (client-bound), or None.
+
+    The achieved rate is (n - 1) / (last send - first send). A shortfall counts when it exceeds
+    SCHEDULE_SHORTFALL and when n - 1 exponential gaps at the requested rate (Poisson arrivals, the
+    most bursty schedule the tools use) would span that long with probability below SCHEDULE_P, so a
+    short run's chance gaps are not called client-bound.
+    """
+    import math
+
+    import numpy as np
+
+    starts = start_times[np.isfinite(start_times)]
+    if not requested_rate or not math.isfinite(requested_rate) or starts.size < 3:
+        return None
+    span = float(starts.max() - starts.min())
+    gaps = starts.size - 1
+    if span <= 0:
+        return None
+    achieved = gaps / span
+    if achieved >= (1 - SCHEDULE_SHORTFALL) * requested_rate:
+        return None
+    if _poisson_span_tail(gaps, requested_rate * span) >= SCHEDULE_P:
+        return None
+    return (f"behind schedule: asked for {requested_rate:g} req/s but sent {achieved:.2f} req/s ({starts.size} sends over "
+            f"{span:.2f} s): the load generator could not keep up (client-bound), so the server saw less load than stated; "
+            "Poisson arrivals at the asked rate would be this slow with probability below 0.1%")
+
+
+def _poisson_span_tail(k: int, x: float) -> float:
+    """P(k exponential gaps of rate 1 sum to more than x) = e^-x * sum_{i<k} x^i / i! (the Gamma(k) upper tail)."""
+    import math
+
+    if x <= 0:
+        return 1.0
+    log_term, log_total = -x, -x  # i = 0
+    for i in range(1, k):
+        log_term += math.log(x) - math.log(i)
+        hi, lo = max(log_total, log_term), min(log_total, log_term)
+        log_total = hi + math.log1p(math.exp(lo - hi))
+    return min(1.0, math.exp(log_total))
 
 
 class Workload(BaseModel):
@@ -165,6 +213,10 @@ def describe_workload(trace: Trace, *, duration_s: float | None, warnings: list[
             )
 
     starts = trace.start_s[np.isfinite(trace.start_s)]
+    if trace.load is not None:
+        late = behind_schedule(trace.load.request_rate, starts)
+        if late:
+            warnings.append(late)
     arrival = None
     if starts.size >= 2 and float(starts.max() - starts.min()) > 0:
         arrival = float((starts.size - 1) / (starts.max() - starts.min()))
