@@ -693,3 +693,32 @@ def test_a_draft_length_the_authors_set_counts_even_when_introduced_as_an_exampl
     # an example value alone stays an example
     text = "# Spec decode\n\nWe ran EAGLE on 1x H100: 43.27 output tokens/s. Tune the draft, e.g. num_speculative_tokens=4.\n"
     assert items(text)["spec_draft_tokens"] == "partial"
+
+
+# ---------------------------------------------------------------- hardware: CPUs, machine types, devices
+
+
+def test_a_cpu_named_with_its_core_count_declares_hardware():
+    # real/batch4/f_mistralrs_v090_cpu.md l.124-126 (SOURCES.md: EricLBuehler/mistral.rs releases/v0.9.0/report.md
+    # @69eebd7); LABELLING.md (after batch 3): a CPU named by generation and core count is declared
+    text = ("## Results\n\nDecode on Qwen/Qwen3-4B Q4_K at 31.2 tok/s.\n\n"
+            "Hosts: AWS c7i.8xlarge (Xeon Platinum 8488C, 16 physical cores, avx512f/amx_int8).\n")
+    assert items(text)["hardware"] == "declared"
+    no_count = "## Results\n\nDecode on Qwen/Qwen3-4B Q4_K at 31.2 tok/s on a Xeon Platinum 8488C.\n"
+    assert items(no_count)["hardware"] == "partial"
+
+
+def test_a_phone_named_by_model_declares_hardware():
+    # real/batch4/f_executorch_gemma4.md l.176 (SOURCES.md: pytorch/executorch examples/models/gemma4/README.md
+    # @33419c0); LABELLING.md (after batch 4): a phone or computer named by model in the singular is declared
+    text = ("## Samsung S25 Performance\n\n| Model | Prefill | Gen | TTFT |\n|---|---|---|---|\n"
+            "| E2B | 410 tok/s | 21 tok/s | 0.9 s |\n")
+    assert items(text)["hardware"] == "declared"
+
+
+def test_beside_a_named_gpu_the_cpu_core_count_does_not_declare_the_accelerators():
+    # real/batch2/d_ktransformers_dsv3_zh.md l.54-66 (SOURCES.md: kvcache-ai/ktransformers @95009ea): a hybrid
+    # CPU/GPU run is declared by its GPUs' count, not by the CPU's cores
+    text = ("## Results\n\nDecode 13.69 tokens/s.\n\n- CPU: Intel Xeon Gold 6454S, 32 cores per socket, 2 sockets\n"
+            "- GPUs: 4090D 24G\n")
+    assert items(text)["hardware"] == "partial"

@@ -14,7 +14,7 @@ from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import TP_RX, icase
 from .reading.mentions import comparison_hits
 from .reading.statements import capability, glued
-from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version
+from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
 from .findings import TextFinding, cite, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
@@ -322,6 +322,22 @@ _GPU_BEFORE = re.compile(r"(?i)(?:\b(?:\d+|a|an|one|two|four|eight|single|multip
 _GPU_AFTER = re.compile(r"(?i)s?\s*[:：]|s?\s+(?:server|node|machine|instance|cluster|box|type|model)s?\b")
 
 
+_CPU = icase(r"(?<![\w-])(?:(?:Intel|AMD|AWS|Arm|Huawei)\s+)?(?:" + patterns("processors_and_devices", "cpus") + r")(?![\w-])")
+_CORES = icase(vocabulary_entry("processors_and_devices", "core_count"))
+_MACHINES = icase(r"(?:" + patterns("processors_and_devices", "instances") + r")|(?<![\w-])(?:" + patterns("processors_and_devices", "devices")
+                  + r")(?![\w-])(?!s\b)")
+
+
+def _processors(ctx) -> tuple[list, list, list]:
+    """Cloud machine types and devices named by model, CPUs named with a core count (both declare hardware:
+    LABELLING.md clarifications after batches 3 and 4), and CPUs named without a count (partial)."""
+    counted, named = [], []
+    for i, m in ctx.d.hits(_CPU):
+        a, b = ctx.d.bounds(i, m.start(), m.end())
+        (counted if _CORES.search(ctx.d.plains[i], a, b) else named).append((i, m))
+    return list(ctx.d.hits(_MACHINES)), counted, named
+
+
 def hardware(ctx) -> TextFinding:
     counted = gpu_counts(ctx)
     instance = icase(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
@@ -338,6 +354,11 @@ def hardware(ctx) -> TextFinding:
                      r"\b(?:on|using)\s+(?:an?\s+|one\s+|the\s+)?(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")(?:[\s-]+(?:SXM\d?|PCIe|\d+\s*G[Bi]?B?))*\s+GPU\b(?!s)")
     declared += list(ctx.d.hits(singular))
     skus = list(ctx.d.hits(GPU_RX))
+    machines, cpus_counted, cpus_named = _processors(ctx)
+    declared += machines
+    if not skus:  # a CPU run; beside a named GPU, the GPU's count is what the item asks for
+        declared += cpus_counted
+    skus += cpus_named
     if not declared and skus:
         # A named SKU with a tensor-parallel degree ("H100 SXM GPUs ... with TP4") gives the count.
         tp = ctx.d.first(TP_RX)

@@ -55,6 +55,11 @@ _ALIASES: dict[str, str] = _DATA["engines"]["aliases"]
 _VAGUE_VERSION = re.compile(r"(?i)\b(?:latest|newest|current|recent|nightly|main(?:\s+branch)?|head|tip\s+of)\W{0,3}(?:\w+\W{1,3}){0,1}$")
 
 
+def vocabulary_entry(table: str, key: str) -> str:
+    """One string value of vocabulary.json (a single pattern)."""
+    return _DATA[table][key]
+
+
 def patterns(table: str, key: str) -> str:
     """The alternation of the patterns listed under ``table``.``key`` of vocabulary.json."""
     return "|".join(f"(?:{p})" for p in _DATA[table][key])
