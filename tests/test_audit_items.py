@@ -722,3 +722,13 @@ def test_beside_a_named_gpu_the_cpu_core_count_does_not_declare_the_accelerators
     text = ("## Results\n\nDecode 13.69 tokens/s.\n\n- CPU: Intel Xeon Gold 6454S, 32 cores per socket, 2 sockets\n"
             "- GPUs: 4090D 24G\n")
     assert items(text)["hardware"] == "partial"
+
+
+def test_an_on_device_runtime_named_without_a_version_is_a_partial_engine_revision():
+    # real/batch4/f_executorch_gemma4.md (SOURCES.md: pytorch/executorch @33419c0): the results are ExecuTorch's,
+    # and no version, commit or build is given
+    text = ("# Gemma 4 on ExecuTorch\n\n## Samsung S25 Performance\n\n| Model | Prefill | Gen |\n|---|---|---|\n"
+            "| E2B | 410 tok/s | 21 tok/s |\n\nMeasured with the ExecuTorch runner on the phone's CPU.\n")
+    assert items(text)["engine_revision"] == "partial"
+    pinned = text.replace("the ExecuTorch runner", "the ExecuTorch v1.2.0 runner")
+    assert items(pinned)["engine_revision"] == "declared"
