@@ -489,3 +489,17 @@ def test_a_requested_output_length_stated_in_words_backs_steady_decode():
     assert found.status == "ok" and "128" in found.why
     short = rule(audit(text.replace("128 output length", "48 output length")), "steady_decode")
     assert short.status == "unclear"
+
+
+def test_token_rates_of_one_stream_at_a_time_count_that_streams_tokens():
+    # real/batch4/f_gptfast_readme.md l.88 (SOURCES.md: pytorch-labs/gpt-fast README.md @c9f683e); LABELLING.md
+    # after batch 4: at concurrency 1 a tokens/s figure is the stream's generated tokens (TPS = 1000 / TPOT)
+    text = ("## Benchmarks\nBenchmarks run on an 8xA100-80GB. Note that all benchmarks are run at *batch size=1*, making "
+            "the reported tokens/s numbers equivalent to \"tokens/s/user\".\n\n| Model | Technique | Tokens/Second |\n"
+            "|---|---|---|\n| Llama-2-7B | Base | 104.9 |\n| Llama-2-7B | int8 | 155.58 |\n")
+    assert rule(audit(text), "throughput_basis").status == "ok"
+    # a list of concurrencies is not one stream: the same table then leaves the tokens counted open
+    sweep = text.replace("all benchmarks are run at *batch size=1*, making the reported tokens/s numbers equivalent "
+                         "to \"tokens/s/user\"", "runs are at concurrency 1, 8 and 32")
+    assert rule(audit(sweep), "throughput_basis").status == "unclear"
+

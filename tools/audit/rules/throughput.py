@@ -28,7 +28,7 @@ def throughput_basis(ctx) -> TextFinding:
                                f"the ratio '{m.group(0)}' (line {ctx.d.ev(i, m.start())[0]}) does not say what is counted "
                                "(tokens or requests, aggregate or per user)", ctx.d.evidence(ratios[:2]))
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-    basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|"
+    basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|\bgen\b|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
@@ -50,6 +50,15 @@ def throughput_basis(ctx) -> TextFinding:
                                    r"(?:throughput|speed|rate)\s+(?:is|counts|=)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:output|input|prompt|completion|total|generated)\s+tokens"))
     if unlabeled and definition:
         unlabeled = []
+    # One stream at a time (batch size 1, one request at a time, tokens/s/user): its token rate counts the tokens
+    # that stream generates, per stream (LABELLING.md after batch 4: TPS = 1000 / TPOT at concurrency 1)
+    single = ctx.d.first(_SINGLE_STREAM)
+    if single and ctx.d.first(_MANY_STREAMS):  # other batch sizes too: only figures the statement is about
+        unlabeled = [(i, m) for i, m in unlabeled if not _SINGLE_STREAM.search(_context(ctx, i, m))]
+        single = single if not unlabeled else None
+    if unlabeled and single:
+        return TextFinding("throughput_basis", "ok", "one stream at a time: the token rates count the tokens one stream "
+                           f"generates (line {ctx.d.ev(*_at(single))[0]})", ctx.d.evidence(unlabeled[:1] + [single]))
     requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
     scope = ctx.d.first(icase(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|summed\s+across|"
                               r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node)\b|"
@@ -74,6 +83,31 @@ def throughput_basis(ctx) -> TextFinding:
                            ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
                        ctx.d.evidence(figs[:2]))
+
+
+_LIST = r"[.,]\d|\s*(?:,|/|and\b|or\b|to\b|-|–)\s*\d"
+"""A value that starts a list or range ("concurrency 1, 8 and 32", "batch size 1-64") is not one stream."""
+_SINGLE_STREAM = icase(rf"\bbatch[\s_-]*size\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|\bbs\s*=\s*1\b(?!{_LIST})|\bconcurrency\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|"
+                       r"\bsingle[- ](?:stream|request)\s+(?:decod|generat|throughput|speed|rate|run|benchmark|latency)|\bone\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
+                       r"\btok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*user\b")
+
+
+_MANY_STREAMS = icase(r"\bbatch[\s_-]*size[s]?\s*(?:of\s+|=\s*|:\s*)?(?:[2-9]|\d{2,})\b|\bbs\s*=\s*(?:[2-9]|\d{2,})\b|"
+                       r"\bconcurrency\s*(?:of\s+|=\s*|:\s*|levels?\s+)?(?:[2-9]|\d{2,})\b|\b(?:[2-9]|\d{2,})\s+(?:concurrent\s+)?(?:users|streams|clients)\b|"
+                       r"\bbatch\s+sizes\b|\bconcurrenc(?:y|ies)\s+(?:sweep|levels)")
+
+
+def _context(ctx, i: int, m) -> str:
+    """The figure's sentence, its table header, row label and caption, and its section heading."""
+    a, b = ctx.d.bounds(i, m.start(), m.end())
+    text = ctx.d.plains[i][a:b] + " " + ctx.d.w.blocks[i].section
+    if ctx.d.w.blocks[i].kind == "table":
+        text += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
+    return text
+
+
+def _at(hit) -> tuple[int, int]:
+    return hit[0], hit[1].start()
 
 
 def cell_labels(ctx, i: int, pos: int) -> str:
