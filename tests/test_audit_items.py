@@ -732,3 +732,14 @@ def test_an_on_device_runtime_named_without_a_version_is_a_partial_engine_revisi
     assert items(text)["engine_revision"] == "partial"
     pinned = text.replace("the ExecuTorch runner", "the ExecuTorch v1.2.0 runner")
     assert items(pinned)["engine_revision"] == "declared"
+
+
+def test_an_engine_named_after_a_model_family_is_not_a_model():
+    # real/batch4/f_mistralrs_v090_cpu.md l.3-4 and l.104-113 (SOURCES.md: EricLBuehler/mistral.rs @69eebd7): the
+    # results compare mistral.rs with llama.cpp; every model is named by its Hub id in the artifacts table
+    text = ("# mistral.rs v0.9.0 vs llama.cpp on CPU\n\nDecode is 1.08x llama.cpp on Qwen/Qwen3-4B.\n\n"
+            "| Model | mistral.rs tok/s | llama.cpp tok/s |\n|---|---|---|\n| Qwen/Qwen3-4B | 31.2 | 28.9 |\n")
+    report_ = report(text)
+    finding = next(f for f in report_.items if f.id == "model_artifact")
+    assert finding.status == "declared", finding.why
+    assert "llama.cpp" not in finding.why and "mistral.rs" not in finding.why

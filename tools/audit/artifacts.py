@@ -20,7 +20,7 @@ from .findings import TextFinding, cite, status_of
 from .reading.anchors import anchors, uncovered
 from .reading.flagvalues import is_artifact
 from .reading.lexicon import icase
-from .reading.vocabulary import FAMILIES
+from .reading.vocabulary import ENGINES, FAMILIES
 
 __all__ = ["model_artifact", "model_mentions"]
 
@@ -37,6 +37,8 @@ _NOT_MODEL = re.compile(r"(?i)^(?:For[A-Z]\w*|Model\b|Tokenizer|Config|Attention
 # Families released once, one checkpoint per size: the size alone picks it ("OPT-30B", "GPT-J-6B").
 _ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox)-\d")
 _FILE = re.compile(r"(?i)\.(?:py|json|ya?ml|md|txt|sh|cpp|h|cu|png|jpg)$")
+_ENGINE_NAME = icase(r"(?:" + ENGINES + r")(?![\w.-]*\d+(?:\.\d+)?\s?[bm]\b)")
+"""An engine named after a model family ("llama.cpp", "mistral.rs", "llamafile"): not a model."""
 
 
 def _exact_hits(ctx) -> list:
@@ -66,6 +68,8 @@ def model_mentions(ctx) -> tuple[list, list]:
     for i, m in ctx.d.hits(_NAME):
         text = ctx.d.plains[i]
         if _NOT_MODEL.match(text, m.end()) or (i, m.start()) in spans or _inside(by_block.get(i, ()), m):
+            continue
+        if _ENGINE_NAME.match(text, m.start()):
             continue
         word = text[m.start():m.end()]
         if re.search(r"For[A-Z]|Model$|Tokenizer|Config|Attention|Decoder", ctx.d.w.blocks[i].text[m.start():m.end()]):
