@@ -743,3 +743,16 @@ def test_an_engine_named_after_a_model_family_is_not_a_model():
     finding = next(f for f in report_.items if f.id == "model_artifact")
     assert finding.status == "declared", finding.why
     assert "llama.cpp" not in finding.why and "mistral.rs" not in finding.why
+
+
+def test_a_mean_speed_up_or_maximum_speed_without_what_it_is_over_is_a_partial_aggregation_rule():
+    # real/batch4/f_mistralrs_v090_cpu.md l.19 (SOURCES.md: EricLBuehler/mistral.rs @69eebd7) and
+    # real/batch4/f_fastllm_benchmark_zh.md l.32 (ztxz16/fastllm docs/benchmark.md @43cef01); LABELLING.md: partial
+    # for an average without over what
+    mean = ("## Results\n\nOn Qwen/Qwen3-4B the mean speedup across context lengths is 1.08x llama.cpp for decode "
+            "(31.2 vs 28.9 tok/s at 512).\n")
+    assert items(mean)["aggregation_rule"] == "partial"
+    maximum = "## 测试结果\n\n| 模型 | 最大推理速度 |\n|---|---|\n| ChatGLM-6b-int4 | 153 token/s |\n"
+    assert items(maximum)["aggregation_rule"] == "partial"
+    stated = mean.replace("the mean speedup across context lengths is", "the median of 3 runs gives a speedup of")
+    assert items(stated)["aggregation_rule"] == "declared"

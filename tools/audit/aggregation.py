@@ -31,7 +31,10 @@ def aggregation_rule(ctx) -> TextFinding:
     # "aggregate across all requests" (an adjective: the throughput's scope) is not a rule for combining samples.
     # "on average", "an average speed-up", "平均而言": a mean, but not over what (LABELLING.md: partial)
     part = icase(r"\baverag(?:ed|ing)\b|(?:multiple|several|repeated)\s+runs|\b(?:the\s+)?(?:mean|average)\s+(?:number|count|fraction|share)\s+of\b|"
-                 r"\bon\s+average\b|\baverage\s+(?:speed-?ups?|gains?|improvements?)\b|平均而言|平均(?:来说|来看)|平均して")
+                 r"\bon\s+average\b|\baverage\s+(?:speed-?ups?|gains?|improvements?)\b|平均而言|平均(?:来说|来看)|平均して|"
+                 # a statistic of a rate or speed-up named without what it is taken over ("the average token generation
+                 # rates", "mean speedup across context lengths", "最大推理速度")
+                 r"\b(?:mean|average|median|maximum)\s+(?:[\w-]+\s+){0,2}?(?:speed-?ups?|rates|speeds?)\b|(?:最大|平均)[^\s，。|]{0,4}速度")
     return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "aggregation rule",
                      "aggregation over samples/runs stated", "averaging mentioned without saying over what")
 
