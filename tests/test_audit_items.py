@@ -756,3 +756,18 @@ def test_a_mean_speed_up_or_maximum_speed_without_what_it_is_over_is_a_partial_a
     assert items(maximum)["aggregation_rule"] == "partial"
     stated = mean.replace("the mean speedup across context lengths is", "the median of 3 runs gives a speedup of")
     assert items(stated)["aggregation_rule"] == "declared"
+
+
+def test_a_page_whose_figures_are_printouts_in_its_code_blocks_is_a_measured_run():
+    # real/batch4/f_litgpt_quantize.md l.5-20 (SOURCES.md: Lightning-AI/litgpt tutorials/quantize.md): no figure in
+    # prose, but each command is followed by what it printed ("47.66 tokens/sec"); litgpt generate's flags are read
+    text = ("# Quantize the model\n\n**All the examples below were run on an A100 40GB GPU with CUDA 12.1.**\n\n"
+            "## Baseline\n\n```bash\nlitgpt generate tiiuae/falcon-7b \\\n  --precision bf16-true \\\n  --max_new_tokens 256\n"
+            "...\nTime for inference 1: 5.37 sec total, 47.66 tokens/sec.\nMemory used: 14.50 GB\n```\n")
+    found = items(text)
+    assert (found["model_artifact"], found["output_length_requested"], found["hardware"]) == ("declared", "declared", "declared")
+    assert found["weight_format"] == "declared"  # --precision bf16-true
+    # the same page without the printout reports nothing: it is a how-to
+    howto = text.replace("...\nTime for inference 1: 5.37 sec total, 47.66 tokens/sec.\nMemory used: 14.50 GB\n", "")
+    howto = howto.replace("**All the examples below were run on an A100 40GB GPU with CUDA 12.1.**", "You can run:")
+    assert items(howto)["model_artifact"] == "missing"

@@ -98,6 +98,7 @@ _FIGURE = re.compile(r"\d[\d,.]*\s*(?:k\s*)?(?:ms\b|s\b|sec\b|seconds\b|tok(?:en
 _MEASURED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|observed|saw|see|got|achieved|recorded|obtained|ran|tested|compared|"
                        r"evaluated|started|launched|deployed|served|profiled|timed|replayed|swept)\b|\b(?:startup|server|engine)\s+logs?\s+(?:reports?|shows?|says)\b|"
                        r"\b(?:results?|benchmarks?|measurements?|charts?|graphs?|plots?)\s+(?:below|above|show|shows|showed|are\s+shown)\b|"
+                       r"\b(?:examples?|benchmarks?|numbers|results|measurements|runs?|tests?)\s+(?:\w+\s+){0,2}?(?:were|was)\s+(?:run|measured|benchmarked|obtained|collected)\s+(?:on|with|using)\b|"
                        r"!\[[^\]]*(?:bench|throughput|latency|ttft|tpot|tok|perf|result|speed|chart|plot)", re.I)
 
 # Searched over every prose block of a document: behind their first-character guard (same matches, faster).
@@ -139,7 +140,8 @@ def has_measured_run(blocks: list[Block], texts: list[str]) -> bool:
     """Whether the document reports a figure or says it measured something (else it is a how-to or an explainer)."""
     for block, text in zip(blocks, texts):
         if block.kind == "code":
-            if re.search(r"(?:TTFT|TPOT|ITL|latency|throughput)[^\n]{0,40}?[:=|]\s*\d|\d[\d.,]*\s*(?:ms|tok/s|tokens/s|req/s)\b", text, re.I):
+            if re.search(r"(?:TTFT|TPOT|ITL|latency|throughput)[^\n]{0,40}?[:=|]\s*\d|\d[\d.,]*\s*(?:ms|tok(?:en)?s?/s(?:ec)?|req/s)\b|"
+                         r"\d[\d.,]*\s*tokens?\s+per\s+second", text, re.I):
                 return True
             continue
         if _FIGURE.search(text) or _MEASURED.search(text):
