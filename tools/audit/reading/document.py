@@ -19,6 +19,7 @@ from .commands import Command, Flag, parse_commands
 from .firstchars import guarded
 from .tables import Table, read_tables
 from .vocabulary import GPU
+from .wordindex import WordIndex
 from .masks import blank, mask_block
 from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
 
@@ -213,17 +214,10 @@ class Document:
         self.default_scope = "run"
         """The view ``hits`` reads when none is given: 'run' for declarations, 'claims' for the metric rules."""
         self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
-        self._lower_all = "\n".join(self.lowers)
-        self._starts: list[int] = []
-        offset = 0
-        for low in self.lowers:
-            self._starts.append(offset)
-            offset += len(low) + 1
         self.all_text = "\n".join(self.plains)
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
-        self._literal_blocks: dict[str, list[int]] = {}
         self.budget_hit = False
         """Whether some pattern stopped at MAX_SCAN (the report says so)."""
 
@@ -336,22 +330,14 @@ class Document:
             words, cut = words[:limit].rsplit(" ", 1)[0], True
         return ("..." if lo > a else "") + words + ("..." if cut else "")
 
+    @functools.cached_property
+    def _words(self) -> WordIndex:
+        """Which blocks hold a literal (reading.wordindex): one pass over the words, then look-ups."""
+        return WordIndex(self.lowers)
+
     def _blocks_with(self, literal: str) -> list[int]:
-        """Indices of the blocks whose lower-cased text holds ``literal`` (str.find jumps block to block; kept
-        per literal, since many patterns share their anchors)."""
-        found = self._literal_blocks.get(literal)
-        if found is None:
-            text, starts, last = self._lower_all, self._starts, len(self._starts) - 1
-            found = []
-            pos = text.find(literal)
-            while pos >= 0:
-                b = bisect_right(starts, pos) - 1
-                found.append(b)
-                if b >= last:
-                    break
-                pos = text.find(literal, starts[b + 1])
-            self._literal_blocks[literal] = found
-        return found
+        """Indices of the blocks whose lower-cased text holds ``literal``."""
+        return self._words.blocks_with(literal)
 
     def _candidates(self, anchors: tuple[str, ...]) -> list[int]:
         """Blocks holding at least one anchor literal, in document order."""

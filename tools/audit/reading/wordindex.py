@@ -1,0 +1,61 @@
+"""Which blocks of a write-up hold a literal string, looked up through one index of its words.
+
+``Document.hits`` reads a pattern only in the blocks that hold one of its required literals, and an
+audit asks for about a thousand literals: one search of the whole text per literal was a pass over a
+megabyte per literal. Here the text is split into words once (word -> blocks holding it). A literal made
+of word characters lies inside one word wherever it occurs, so the blocks holding it are those of the
+vocabulary words that contain it (a search in the vocabulary, not in the text). A literal with other
+characters (``--max-num-seqs``, ``llama.cpp``) is looked up by its word pieces, and each block holding
+all of them is then checked for the whole literal. The answer is the same as a search of every block.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["WordIndex"]
+
+_WORD = re.compile(r"\w+")
+
+
+class WordIndex:
+    """Blocks (by index) whose text holds a literal, for texts already lower-cased as the literals are."""
+
+    def __init__(self, texts: list[str]):
+        self._texts = texts
+        blocks: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            for word in set(_WORD.findall(text)):
+                blocks.setdefault(word, []).append(i)
+        self._blocks = blocks
+        self._vocab = "\n" + "\n".join(blocks) + "\n"
+        self._pieces: dict[str, set[int]] = {}
+        self._found: dict[str, list[int]] = {}
+
+    def _piece(self, piece: str) -> set[int]:
+        """Blocks holding ``piece`` (word characters only) anywhere inside a word."""
+        found = self._pieces.get(piece)
+        if found is None:
+            found, vocab = set(), self._vocab
+            pos = vocab.find(piece)
+            while pos >= 0:
+                start, end = vocab.rfind("\n", 0, pos) + 1, vocab.find("\n", pos)
+                found.update(self._blocks[vocab[start:end]])
+                pos = vocab.find(piece, end)
+            self._pieces[piece] = found
+        return found
+
+    def blocks_with(self, literal: str) -> list[int]:
+        """Indices of the blocks holding ``literal``, in document order (kept per literal)."""
+        found = self._found.get(literal)
+        if found is None:
+            pieces = _WORD.findall(literal)
+            if not pieces:  # no word character to look up ('--'): every block is searched
+                found = [i for i, text in enumerate(self._texts) if literal in text]
+            elif pieces == [literal]:
+                found = sorted(self._piece(literal))
+            else:
+                held = set.intersection(*(self._piece(p) for p in pieces))
+                found = sorted(i for i in held if literal in self._texts[i])
+            self._found[literal] = found
+        return found
