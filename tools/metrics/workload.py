@@ -34,9 +34,9 @@ def behind_schedule(requested_rate: float | None, start_times: np.ndarray) -> st
     """Why the sends fell behind the requested rate (client-bound), or None.
 
     The achieved rate is (n - 1) / (last send - first send). A shortfall counts when it exceeds
-    SCHEDULE_SHORTFALL and when n - 1 exponential gaps at the requested rate (Poisson arrivals, the
-    most bursty schedule the tools use) would span that long with probability below SCHEDULE_P, so a
-    short run's chance gaps are not called client-bound.
+    SCHEDULE_SHORTFALL and when n - 1 exponential gaps at the requested rate (Poisson arrivals: vLLM's
+    default burstiness of 1; constant-rate schedules are steadier) would span that long with probability
+    below SCHEDULE_P, so a short run's chance gaps are not called client-bound.
     """
     import math
 
