@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from .findings import TextFinding, cite, status_of
-from .reading.anchors import anchors, uncovered
+from .findings import TextFinding, cite, partial_where_uncovered, status_of
+from .reading.anchors import anchors
 from .reading.flagvalues import is_artifact
 from .reading.lexicon import icase
 from .reading.vocabulary import ENGINES, FAMILIES
@@ -154,13 +154,9 @@ def model_artifact(ctx) -> TextFinding:
             return TextFinding("model_artifact", "partial",
                                f"checkpoint named ({cite(ctx, exact, 1)}), but results name only {cite(ctx, loose, 2)}",
                                ctx.d.evidence(loose + exact[:1]))
-        left = uncovered(ctx, exact)
-        if left:
-            line, _ = ctx.d.ev(left[0].block, left[0].start)
-            result = " ".join(ctx.d.plains[left[0].block][left[0].start:left[0].end].split())[:70]
-            return TextFinding("model_artifact", "partial",
-                               f"checkpoint named for some results ({cite(ctx, exact, 1)}), not for '{result}' (l.{line})",
-                               ctx.d.evidence(exact[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
+        partly = partial_where_uncovered(ctx, "model_artifact", exact, "checkpoint named")
+        if partly:
+            return partly
     return status_of(ctx, "model_artifact", exact, vague, "model name or Hub id",
                      "exact artifact named (Hub id, file or full checkpoint name)",
                      "only a model family or size is named, not one checkpoint")

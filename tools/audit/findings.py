@@ -114,3 +114,23 @@ def run_setting(fn: Callable[[Context], T]) -> Callable[[Context], T]:
                 ctx.d.default_scope = saved
         return ctx.cache[key]
     return wrapper
+
+
+def quote_anchor(ctx: Context, anchor) -> str:
+    """A reported result, quoted with its line ("'decode 54.21 tok/s' (l.43)")."""
+    line, _ = ctx.d.ev(anchor.block, anchor.start)
+    text = " ".join(ctx.d.plains[anchor.block][anchor.start:anchor.end].split())
+    return f"'{text[:70] + ('...' if len(text) > 70 else '')}' (l.{line})"
+
+
+def partial_where_uncovered(ctx: Context, item: str, declared: list, stated: str) -> TextFinding | None:
+    """Partial when a reported result's section states nothing of what ``declared`` states for other results
+    (LABELLING.md "Several setups": declared means declared for every measured setup); None when all are covered."""
+    from .reading.anchors import uncovered
+
+    left = uncovered(ctx, declared)
+    if not left:
+        return None
+    return TextFinding(item, "partial", f"{stated} for some results ({cite(ctx, declared, 1)}), not for {quote_anchor(ctx, left[0])}",
+                       ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
+

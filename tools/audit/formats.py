@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 
 from .artifacts import model_mentions
-from .findings import TextFinding, cite, run_setting, status_of
-from .reading.anchors import uncovered
+from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
 from .reading.document import SENTENCE_REACH
 from .reading.flagvalues import definite
-from .reading.lexicon import icase
+from .reading.lexicon import INFERENCE, TRAINING, icase
 from .reading.statements import capability, glued
 from .reading.vocabulary import FAMILIES, FORMATS
 
@@ -35,8 +34,6 @@ _KV_QUANT = re.compile(r"kv[-_ ]?cache\s+(?:\w+\s+){0,2}?(?:quantiz|dtype|precis
                        r"\bkv\s*(?:量化|int\d|fp\d|type|dtype)|\bkv[-_ ]?cache\s*量化", re.I)
 _COMPUTE = re.compile(r"(?i)(?:multiplication|matmul|gemm|compute|computation|arithmetic|accumulat\w*|math)\s+(?:is\s+|are\s+)?(?:done\s+|performed\s+)?in\s+$")
 _NOT_WEIGHTS = re.compile(r"(?i)\s+(?:logits?|buffers?|accumulat\w*|activations?|scores?|softmax|workspace|master\s+weights|gradients?|optimizer)\b")
-_TRAINING = re.compile(r"(?i)\btrain(?:ed|ing)?\b|训练|微调")
-_INFERENCE = re.compile(r"(?i)inferenc|serv(?:e|ed|ing)\b|decod|generat|deploy|推理|部署")
 _WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|marlin|nf4|w\d+a\d+")
 
 
@@ -103,7 +100,7 @@ def format_mentions(ctx):
             continue  # "the matrix multiplication in bfloat16", "the fp32 logits": arithmetic or tensors, not a stored format
         if ctx.d.w.blocks[i].kind in ("paragraph", "list_item", "quote"):
             sentence = ctx.d.sentence(i, m)
-            if _TRAINING.search(sentence) and not _INFERENCE.search(sentence):
+            if TRAINING.search(sentence) and not INFERENCE.search(sentence):
                 continue  # "train (bf16) -> quantize -> export": the training flow, not the served weights
         (kv if _kv_context(ctx, i, m) else weight).append((i, m))
     return weight, kv
@@ -123,13 +120,9 @@ def weight_format(ctx) -> TextFinding:
     if finding.status == "declared":
         # Declared for every measured setup, or partial (LABELLING.md "Several setups"): a result whose section
         # states no format while others do ("at fp16 precision" under one figure of several).
-        left = uncovered(ctx, declared)
-        if left:
-            line, _ = ctx.d.ev(left[0].block, left[0].start)
-            result = " ".join(ctx.d.plains[left[0].block][left[0].start:left[0].end].split())[:70]
-            return TextFinding("weight_format", "partial",
-                               f"weight format stated for some results ({cite(ctx, declared, 1)}), not for '{result}' (l.{line})",
-                               ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
+        partly = partial_where_uncovered(ctx, "weight_format", declared, "weight format stated")
+        if partly:
+            return partly
     return finding
 
 

@@ -11,12 +11,12 @@ from .formats import format_mentions, kv_format, tokenizer, weight_format
 from .reading.anchors import anchors, in_results, uncovered
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
-from .reading.lexicon import TP_RX, icase
+from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
 from .reading.mentions import comparison_hits
 from .reading.statements import capability, glued
 from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
-from .findings import TextFinding, cite, run_setting, status_of
+from .findings import TextFinding, cite, partial_where_uncovered, quote_anchor, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
@@ -147,8 +147,6 @@ def _navigation(block) -> bool:
     return block.kind == "list_item" and bool(re.fullmatch(r"\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]*\]\(#[^)]*\)\s*", block.text))
 
 
-_TRAINING = re.compile(r"(?i)\btrain(?:ed|ing)?\b|训练|精调|微调|学習")
-_INFERENCE = re.compile(r"(?i)inferenc|serv(?:e|ed|ing)\b|decod|generat|推理|解码|推論")
 
 
 def launch_command(ctx) -> TextFinding:
@@ -199,7 +197,7 @@ def launch_command(ctx) -> TextFinding:
         if left:
             return TextFinding("launch_command", "partial",
                                f"launch command ({cite(ctx, declared, 1)}) not tied to every reported result: "
-                               f"{_quote_anchor(ctx, left[0])} has none in its section or a setup section",
+                               f"{quote_anchor(ctx, left[0])} has none in its section or a setup section",
                                ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
     return status_of(ctx, "launch_command", declared, partial, "server launch command",
                      "launch command given", "engine settings mentioned but no complete launch command")
@@ -241,7 +239,7 @@ def kernels(ctx) -> TextFinding:
                 sentence = ctx.d.sentence(i, m)
                 if capability(sentence) or negated.search(text[a:m.start()]):
                     continue
-                if _TRAINING.search(sentence) and not _INFERENCE.search(sentence):
+                if TRAINING.search(sentence) and not INFERENCE.search(sentence):
                     continue  # "all models were trained with FlashAttention-2": the training, not the measured inference
             out.append((i, m))
         return out
@@ -389,20 +387,8 @@ def hardware(ctx) -> TextFinding:
     elif finding.status == "declared":
         # Declared for every measured setup, or partial (LABELLING.md "Several setups"): a result whose section
         # states no accelerator count, while others do.
-        left = uncovered(ctx, declared)
-        if left:
-            finding.status = "partial"
-            finding.why = (f"accelerator and count stated for some results ({cite(ctx, declared, 1)}), not for "
-                           f"{_quote_anchor(ctx, left[0])}")
-            finding.evidence = ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)]
+        return partial_where_uncovered(ctx, "hardware", declared, "accelerator and count stated") or finding
     return finding
-
-
-def _quote_anchor(ctx, anchor) -> str:
-    """A reported result, quoted with its line ("'decode 54.21 tok/s' (l.43)")."""
-    line, text = ctx.d.ev(anchor.block, anchor.start)
-    text = " ".join(ctx.d.plains[anchor.block][anchor.start:anchor.end].split())
-    return f"'{text[:70] + ('...' if len(text) > 70 else '')}' (l.{line})"
 
 
 def setup_units(ctx) -> list[tuple[int, str, str]]:

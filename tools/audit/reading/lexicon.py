@@ -61,3 +61,9 @@ EOS_IGNORED = icase(r"ignore[_-]eos(?!\s*[:=]\s*(?:false|0|no)\b)|\bEOS\s+(?:is|
 
 # "1,024 input tokens and 512 output tokens"
 IN_OUT_TOKENS = r"\d[\d,]*\s*k?\s*(?:input|prompt)\s+(?:tokens\s+)?(?:and|/|,|with)\s+\d[\d,]*\s*k?\s*output\s+tokens"
+
+TRAINING = re.compile(r"(?i)\btrain(?:ed|ing)?\b|训练|精调|微调|学習")
+"""Words of training or fine-tuning: a format or kernel named for training is not the served run's."""
+INFERENCE = re.compile(r"(?i)inferenc|serv(?:e|ed|ing)\b|decod|generat|deploy|推理|部署|解码|推論")
+"""Words of inference or serving, which keep a sentence that also speaks of training about the run."""
+
