@@ -190,6 +190,33 @@ class _Shifted:
         return self._m[group]
 
 
+class _Memo:
+    """The matches of one pattern, scanned only as far as some caller has read, and kept: a rule that wants the
+    first match (``Document.first``, ``any``) does not pay for a scan of the whole budget, and a later reader
+    of the same pattern gets the same matches in the same order."""
+
+    __slots__ = ("_found", "_more")
+
+    def __init__(self, more):
+        self._found: list = []
+        self._more = more
+
+    def __iter__(self):
+        k = 0
+        while True:
+            if k < len(self._found):
+                yield self._found[k]
+                k += 1
+            elif self._more is None:
+                return
+            else:
+                step = next(self._more, None)
+                if step is None:
+                    self._more = None
+                    return
+                self._found.append(step)
+
+
 class Document:
     """A write-up with pattern helpers that return quoted evidence.
 
@@ -217,7 +244,7 @@ class Document:
         self.all_text = "\n".join(self.plains)
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
-        self._hits: dict[tuple, list[tuple[int, re.Match[str]]]] = {}
+        self._hits: dict[tuple, _Memo] = {}
         self.budget_hit = False
         """Whether some pattern stopped at MAX_SCAN (the report says so)."""
 
@@ -372,22 +399,22 @@ class Document:
             view = self._views[scope] if scope != "any" else None
             blocks = self.w.blocks
             chosen = [i for i in order if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != [])]
-            self._hits[key] = self._scan(rx, texts, chosen, view)
+            read = 0
+            for k in range(len(chosen)):  # the scan budget: the first MAX_SCAN characters of the candidate blocks
+                read += len(texts[chosen[k]])
+                if read > MAX_SCAN:
+                    self.budget_hit = True
+                    chosen = chosen[:k + 1]
+                    break
+            self._hits[key] = _Memo(self._scan(rx, texts, chosen, view))
         return iter(self._hits[key])
 
-    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view) -> list[tuple[int, object]]:
-        """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS. Blocks are scanned joined in batches
-        (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call overhead);
-        a match that would run across two blocks is dropped, and offsets are given back relative to each block.
-        A single block longer than MAX_SCAN is read up to MAX_SCAN (so no pattern reads a megabyte-long line)."""
-        found: list[tuple[int, object]] = []
-        read = 0
-        for k in range(len(chosen)):  # the scan budget: the first MAX_SCAN characters of the candidate blocks
-            read += len(texts[chosen[k]])
-            if read > MAX_SCAN:
-                self.budget_hit = True
-                chosen = chosen[:k + 1]
-                break
+    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view):
+        """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS, yielded as found. Blocks are scanned joined
+        in batches (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call
+        overhead); a match that would run across two blocks is dropped, and offsets are given back relative to each
+        block. A single block longer than MAX_SCAN is read up to MAX_SCAN (so no pattern reads a megabyte-long line)."""
+        found = 0
         for batch in (chosen[k:k + 512] for k in range(0, len(chosen), 512)):
             starts, parts, at = [], [], 0
             for i in batch:
@@ -403,10 +430,10 @@ class Document:
                 spans = view[i] if view is not None else None
                 local = _Shifted(m, base) if base else m
                 if spans is None or any(a <= local.start() < b for a, b in spans):
-                    found.append((i, local))
-                    if len(found) >= MAX_HITS:
-                        return found
-        return found
+                    yield i, local
+                    found += 1
+                    if found >= MAX_HITS:
+                        return
 
     def ev(self, i: int, start: int) -> tuple[int, str]:
         block = self.w.blocks[i]

@@ -1,0 +1,33 @@
+"""Document.hits scans a pattern only as far as it is read, and every reader gets the same matches."""
+
+import re
+
+from llm_inference_fundamentals.tools.audit.reading.blocks import parse_writeup
+from llm_inference_fundamentals.tools.audit.reading.document import Document
+
+# Three paragraphs about the measured run; 'H100' is written in the first and the third.
+TEXT = ("We measured on 8x H100 with vLLM 0.6.3.\n\n"
+        "The client sent 500 prompts at concurrency 16.\n\n"
+        "A second run used one H100 and the same prompts.\n")
+GPU = re.compile(r"h100", re.I)  # read in the ASCII-lower-cased copy: matches are written 'h100'
+
+
+def spots(found):
+    return [(i, m.start(), m.group(0)) for i, m in found]
+
+
+def test_a_reader_that_stops_at_the_first_match_leaves_the_rest_for_the_next_reader():
+    doc = Document(parse_writeup(TEXT))
+    first = doc.first(GPU)
+    # block 0, 'H100' starts after 'We measured on 8x ' (18 characters)
+    assert (first[0], first[1].start(), first[1].group(0)) == (0, 18, "h100")
+    # A full read afterwards still finds both: block 0 at 18 and block 2 at 'A second run used one ' (22).
+    assert spots(doc.hits(GPU)) == [(0, 18, "h100"), (2, 22, "h100")]
+
+
+def test_two_readers_interleaved_see_the_same_matches_in_the_same_order():
+    doc = Document(parse_writeup(TEXT))
+    a, b = doc.hits(GPU), doc.hits(GPU)
+    first_a = next(a)
+    assert spots(b) == [(0, 18, "h100"), (2, 22, "h100")]
+    assert spots([first_a]) + spots(a) == [(0, 18, "h100"), (2, 22, "h100")]
