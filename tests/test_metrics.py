@@ -848,3 +848,31 @@ def test_a_short_run_slower_than_asked_by_chance_is_not_called_client_bound(tmp_
     # a rate met within 15% is never flagged, however many sends
     path = _vllm_file_sending(tmp_path, asked=21.0, spacing_s=0.05, copies=5)
     assert not any("behind schedule" in w for w in run(path=str(path)).warnings)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1.5, "b": [1, 2, 3], "c": "x"}',
+    '{"rate": Infinity, "ttft": NaN, "low": -Infinity}',  # Python's json writes these; orjson refuses them
+    '{"k": 1, "k": 2}',  # a repeated key: the last one wins in both parsers
+    '"\\ud800"',  # a lone surrogate escape
+    '[1e400, -0.0, 0.1]',
+])
+def test_parse_json_gives_what_the_standard_parser_gives(text):
+    from llm_inference_fundamentals.tools.metrics.source import parse_json
+
+    assert repr(parse_json(text)) == repr(json.loads(text))
+
+
+def test_parse_json_reads_an_integer_past_64_bits_as_the_nearest_float():
+    from llm_inference_fundamentals.tools.metrics.source import parse_json
+
+    assert parse_json('{"big": 123456789012345678901234567890}')["big"] == pytest.approx(1.2345678901234568e29)
+    assert parse_json('{"ns": 1733011200123456789}')["ns"] == 1733011200123456789  # a nanosecond timestamp stays exact
+
+
+def test_parse_json_errors_are_the_standard_parsers():
+    from llm_inference_fundamentals.tools.metrics.source import parse_json
+
+    with pytest.raises(json.JSONDecodeError) as exc:
+        parse_json('{"a": [1, 2,}')
+    assert (exc.value.lineno, exc.value.colno) == (1, 13)
