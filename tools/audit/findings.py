@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .reading.anchors import uncovered
 from .reading.document import Document
 
 __all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "cite", "missing_finding", "run_setting", "status_of"]
@@ -126,8 +127,6 @@ def quote_anchor(ctx: Context, anchor) -> str:
 def partial_where_uncovered(ctx: Context, item: str, declared: list, stated: str) -> TextFinding | None:
     """Partial when a reported result's section states nothing of what ``declared`` states for other results
     (LABELLING.md "Several setups": declared means declared for every measured setup); None when all are covered."""
-    from .reading.anchors import uncovered
-
     left = uncovered(ctx, declared)
     if not left:
         return None

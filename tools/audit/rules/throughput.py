@@ -32,13 +32,8 @@ def throughput_basis(ctx) -> TextFinding:
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
-        text = ctx.d.plains[i]
-        a, b = ctx.d.bounds(i, m.start(), m.end())
-        around = text[a:b]
-        if ctx.d.w.blocks[i].kind == "table":
-            around += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
         title = ctx.d.w.title or ""
-        if not basis_rx.search(around) and not (ctx.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
+        if not basis_rx.search(_around(ctx, i, m)) and not (ctx.d.w.blocks[i].kind == "heading" and basis_rx.search(title)):
             unlabeled.append((i, m))
     # The same figure labelled elsewhere ("decodes at 209 tok/s" in the title, "= 209 tokens/s" in the derivation)
     # is labelled.
@@ -54,11 +49,11 @@ def throughput_basis(ctx) -> TextFinding:
     # that stream generates, per stream (LABELLING.md after batch 4: TPS = 1000 / TPOT at concurrency 1)
     single = ctx.d.first(_SINGLE_STREAM)
     if single and ctx.d.first(_MANY_STREAMS):  # other batch sizes too: only figures the statement is about
-        unlabeled = [(i, m) for i, m in unlabeled if not _SINGLE_STREAM.search(_context(ctx, i, m))]
+        unlabeled = [(i, m) for i, m in unlabeled if not _SINGLE_STREAM.search(_around(ctx, i, m) + " " + ctx.d.w.blocks[i].section)]
         single = single if not unlabeled else None
     if unlabeled and single:
         return TextFinding("throughput_basis", "ok", "one stream at a time: the token rates count the tokens one stream "
-                           f"generates (line {ctx.d.ev(*_at(single))[0]})", ctx.d.evidence(unlabeled[:1] + [single]))
+                           f"generates (line {ctx.d.ev(single[0], single[1].start())[0]})", ctx.d.evidence(unlabeled[:1] + [single]))
     requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
     scope = ctx.d.first(icase(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|summed\s+across|"
                               r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node)\b|"
@@ -97,17 +92,13 @@ _MANY_STREAMS = icase(r"\bbatch[\s_-]*size[s]?\s*(?:of\s+|=\s*|:\s*)?(?:[2-9]|\d
                        r"\bbatch\s+sizes\b|\bconcurrenc(?:y|ies)\s+(?:sweep|levels)")
 
 
-def _context(ctx, i: int, m) -> str:
-    """The figure's sentence, its table header, row label and caption, and its section heading."""
+def _around(ctx, i: int, m) -> str:
+    """The figure's sentence and, in a table, its header, row label and caption: what says what the figure counts."""
     a, b = ctx.d.bounds(i, m.start(), m.end())
-    text = ctx.d.plains[i][a:b] + " " + ctx.d.w.blocks[i].section
+    text = ctx.d.plains[i][a:b]
     if ctx.d.w.blocks[i].kind == "table":
         text += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
     return text
-
-
-def _at(hit) -> tuple[int, int]:
-    return hit[0], hit[1].start()
 
 
 def cell_labels(ctx, i: int, pos: int) -> str:
