@@ -13,7 +13,9 @@ from .vocabulary import BENCH_TOOLS
 __all__ = ["comparison_hits", "decode_rates", "figures", "ratio_claims", "tool_named", "within"]
 
 _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
-               r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%")
+               r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%|"
+               # "~30% 加速", "20% 的性能提升": a percentage followed by the word for speed-up
+               r"\d+(?:\.\d+)?\s*%\s*(?:的\s*)?(?:性能|速度|推理)?(?:加速|提速|提升)")
 _RATIO_LATENCY = icase(r"ttft|tpot|itl|latency|time[- ]to|延迟|遅延|レイテンシ|首字")
 _RATIO_DECODE = icase(r"decod(?:e|ing)\s+(?:speed|rate|throughput|latency)|(?:generation|decoding)\s+speed|token\s+generation|"
                       r"faster\s+(?:decoding|generation)|tokens?\s*/\s*s(?:ec)?\s+per\s+user|生成(?:速度|加速)|解码|デコード")

@@ -10,7 +10,8 @@ from importlib.resources import files
 
 from ..reading.blocks import quote_line
 from ..reading.lexicon import LAT_KW, RATE_FIG, icase
-from ..reading.mentions import figures
+from ..reading.mentions import figures, ratio_claims
+from ..reading.vocabulary import GPU_RX
 from ..findings import TextFinding
 
 __all__ = ["evidence_class", "in_values", "negated"]
@@ -25,7 +26,10 @@ def _table_values(ctx) -> list[str]:
 def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     f = figures(ctx)
     other = ctx.d.first(icase(r"\d[\d,.]*\s*(?:[GT]B/s|[TP]FLOP/?s|[x×]\s+(?:faster|speed-?up|higher|lower|more|less))\b"))
-    if not (f["lat"] or f["rate"] or f["req"] or f["goodput"] or other) and capacity.status == "not_applicable":
+    # a speed-up ratio ("~30% 加速", "up to 2.5 times higher effective throughput") is a performance figure too
+    speedups = [(i, m) for i, m, _ in ratio_claims(ctx) if not negated(ctx.d.plains[i], m.start())
+                and _SPEED_WORD.search(ctx.d.sentence(i, m))]
+    if not (f["lat"] or f["rate"] or f["req"] or f["goodput"] or other or speedups) and capacity.status == "not_applicable":
         return TextFinding("evidence_class", "not_applicable", "no performance figure reported")
     prose = ("paragraph", "list_item", "heading", "quote", "table")
     # A measured maximum ("up to 2.2k tok/s", "peak throughput at concurrency 64") is a measurement; theory,
@@ -88,6 +92,16 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         return TextFinding("evidence_class", "unclear",
                            f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case with no setup given: "
                            "a measured maximum or a general promise cannot be told apart", ctx.d.evidence(maxima[:2]), reason="ambiguous")
+    if speedups and not (f["lat"] or f["rate"] or f["req"] or f["goodput"]):
+        # the write-up's only figures are speed-ups: each must be tied to what was measured (who measured, on which
+        # hardware), else a result is restated as a property of the method (LABELLING.md after batch 1: unclear, ambiguous)
+        loose = next((h for h in speedups if not _tied(ctx, *h)), None)
+        if loose:
+            return TextFinding("evidence_class", "unclear",
+                               f"'{_quote(ctx, loose)}' (line {ctx.d.ev(*_at(loose))[0]}) states a speed-up with no measured setup "
+                               "behind it: a measurement restated as a general property", ctx.d.evidence([loose]), reason="ambiguous")
+        return TextFinding("evidence_class", "ok", "speed-ups are presented as measurements of named setups",
+                           ctx.d.evidence(speedups[:2]))
     general = next((h for h in ctx.d.hits(_GENERAL, ("paragraph", "list_item", "heading", "quote")) if live(*h)), None)
     if general:
         # LABELLING.md: a measurement restated as a general property is unclear (ambiguous), not a violation
@@ -96,6 +110,22 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                            "property beyond the setups measured", ctx.d.evidence([general]), reason="ambiguous")
     return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
                        ctx.d.evidence((f["lat"] + f["rate"])[:1]))
+
+
+# a speed-up about performance, not about memory or capacity ("kv block 可以增加到 4 倍" is a capacity ratio)
+_SPEED_WORD = icase(r"faster|speed-?up|performance|throughput|latency|加速|提速|速度|性能|吞吐|延迟|高速|スループット|レイテンシ")
+# who measured it: the authors, a benchmark, an evaluation
+_TIED = icase(r"\b(?:we|our|I)\b|我们|我們|私たち|\bobserved\b|\bmeasured\b|\bbenchmark\w*|\bevaluat\w*|测试|测得|实测|评估|評価|測定")
+
+
+def _tied(ctx, i: int, m) -> bool:
+    """Whether the speed-up's sentence, or the one before it ("我们的FP6 kernel在A100上 ... 。这使得 ... 高出2.65倍"),
+    says who measured it or on which hardware."""
+    a, b = ctx.d.bounds(i, m.start(), m.end())
+    if a > 1:
+        a = ctx.d.bounds(i, a - 2, a - 2)[0]
+    text = ctx.d.plains[i][a:b]
+    return bool(_TIED.search(text) or GPU_RX.search(text))
 
 
 def _load_general() -> re.Pattern[str]:

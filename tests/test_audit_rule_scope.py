@@ -1,0 +1,36 @@
+"""When a metric rule applies and what it weighs, pinned with passages cut from real write-ups
+(tests/data/audit/real/SOURCES.md names each repository, path and commit); the verdicts are the ones
+tests/data/audit/LABELLING.md gives."""
+
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+
+
+def rule(text: str, key: str):
+    return next(r for r in audit_benchmark(AuditRequest(text=text)).rules if r.id == key)
+
+
+# ---------------------------------------------------------------- evidence_class: speed-ups are figures
+
+
+def test_a_speed_up_with_no_measured_setup_is_a_measurement_restated_as_a_general_property():
+    # real/batch5/g_deepspeed_mii_readme.md l.36 (SOURCES.md: microsoft/DeepSpeed-MII README.md @d100a85)
+    mii = ("MII now delivers up to 2.5 times higher effective throughput compared to leading systems such as vLLM. "
+           "For detailed performance results please see our latest DeepSpeed-FastGen blog.\n")
+    # real/batch5/g_ipexllm_readme_zh.md l.45 (SOURCES.md: intel/ipex-llm README.zh-CN.md @086a8b3)
+    ipex = "- [2024/02] `ipex-llm` 现在支持 Self-Speculative Decoding，这使得在 Intel GPU 和 CPU 上为 FP16 和 BF16 推理带来 **~30% 加速** 。\n"
+    for text in (mii, ipex):
+        found = rule(text, "evidence_class")
+        assert found.status == "unclear" and found.reason == "ambiguous"  # LABELLING.md after batch 1
+
+
+def test_a_speed_up_the_authors_measured_on_named_hardware_is_a_measurement():
+    # real/batch1/a_deepspeed_fp6_zh.md l.65 (SOURCES.md: microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md @38327e0)
+    text = ("平均而言，我们的FP6 kernel在NVIDIA A100 GPU上进行矩阵乘法时，处理速度比FP16 cuBLAS基准提高了2.1倍。"
+            "这一显著成就使得其在batch小于32的LLM推理任务中，性能比FP16基准高出1.69到2.65倍。\n")
+    assert rule(text, "evidence_class").status == "ok"
+
+
+def test_a_ratio_of_memory_is_not_a_performance_figure():
+    # real/batch1/b_lmdeploy_kvquant_zh.md l.5 (SOURCES.md: InternLM/lmdeploy docs/zh_cn/quantization/kv_quant.md @1263d5c)
+    text = "与 fp16 相比，int4/int8 kv 的 kv block 分别可以增加到 4 倍和 2 倍。\n"
+    assert rule(text, "evidence_class").status == "not_applicable"
