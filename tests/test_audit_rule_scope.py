@@ -34,3 +34,28 @@ def test_a_ratio_of_memory_is_not_a_performance_figure():
     # real/batch1/b_lmdeploy_kvquant_zh.md l.5 (SOURCES.md: InternLM/lmdeploy docs/zh_cn/quantization/kv_quant.md @1263d5c)
     text = "与 fp16 相比，int4/int8 kv 的 kv block 分别可以增加到 4 倍和 2 倍。\n"
     assert rule(text, "evidence_class").status == "not_applicable"
+
+
+# ---------------------------------------------------------------- tpot_definition: one stream for the whole write-up
+
+
+def test_decode_rates_of_a_write_up_measured_only_at_batch_size_1_are_single_stream():
+    # real/batch3/e_hf_awq_ko.md l.115-121 (SOURCES.md: huggingface/transformers docs/source/ko/quantization/awq.md @2f42d43)
+    text = ("TheBloke/Mistral-7B-OpenOrca-AWQ 모델은 퓨즈된 모듈이 있는 경우와 없는 경우 모두 `batch_size=1` 로 성능 평가되었습니다.\n\n"
+            "|   배치 크기  |   프리필 길이 |   디코드 길이 |   프리필 토큰/초 |   디코드 토큰/초  |\n|---|---|---|---|---|\n"
+            "|            1 |               32 |              32 |            60.0984 |           38.4537 |\n")
+    # LABELLING.md (batch 1): a single-stream decode rate is a decode-rate figure, so tpot_definition applies;
+    # nothing here says how it is timed
+    found = rule(text, "tpot_definition")
+    assert found.status == "unclear" and found.reason == "not_stated"
+    # real/batch1/a_mlc_llm_perf_bench.md l.28-30 (SOURCES.md: mlc-ai/llm-perf-bench README.md @d401356), l.471 '--batch-size 1'
+    mlc = ("| Model | GPU | MLC LLM (tok/sec) | Exllama V2 (tok/sec) |\n|---|---|---|---|\n| Llama2-7B | RTX 4090 | 195.1 | 175.2 |\n\n"
+           "```\npython benchmark_latency.py --batch-size 1 --input-len 7 --output-len 256\n```\n")
+    assert rule(mlc, "tpot_definition").status == "unclear"
+
+
+def test_a_speed_up_of_generation_speed_alone_is_no_per_token_figure():
+    # tests/data/audit/blind3_medusa_speedups.md (self-written): batch size 1, but only ratios of tokens per second
+    text = ("- MT-Bench, greedy decoding, batch size 1\n\nSpeed-up is the ratio of generation speed (tokens per second) with Medusa "
+            "to the baseline.\n\n| category | speed-up |\n|---|---|\n| coding | 2.6x |\n")
+    assert rule(text, "tpot_definition").status == "not_applicable"

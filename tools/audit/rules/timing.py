@@ -101,11 +101,17 @@ def _single_stream_rates(ctx) -> list:
 
     # LABELLING.md: decode tok/s from a named single-sequence bench tool counts as single-stream
     tool = ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
+    # one stream stated for the whole write-up ("batch_size=1", "单并发") and no other batch or concurrency anywhere:
+    # every decode rate in it is that stream's
+    from .throughput import _MANY_STREAMS, _SINGLE_STREAM
+
+    alone = ctx.d.first(_SINGLE_STREAM) and not ctx.d.first(_MANY_STREAMS)
     out = []
     for i, m in rates:
         line = ctx.d.line_text(i, m.start(), m.end())
         if ctx.d.w.blocks[i].kind == "table":
             line += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
-        if tool or _PER_STREAM.search(line):
+        figure = ctx.d.w.blocks[i].kind == "table" or ctx.d.plains[i][m.start():m.start() + 1].isdigit()  # a value, not a unit named
+        if tool or _PER_STREAM.search(line) or (alone and figure):
             out.append((i, m))
     return out
