@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import re
+from importlib.resources import files
 
 from .reading.document import Spot
 from .reading.lexicon import icase
@@ -35,8 +38,26 @@ def aggregation_rule(ctx) -> TextFinding:
                  # a statistic of a rate or speed-up named without what it is taken over ("the average token generation
                  # rates", "mean speedup across context lengths", "最大推理速度")
                  r"\b(?:mean|average|median|maximum)\s+(?:[\w-]+\s+){0,2}?(?:speed-?ups?|rates|speeds?)\b|(?:最大|平均)[^\s，。|]{0,4}速度")
-    return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)), "aggregation rule",
+    return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)) or _named_statistics(ctx), "aggregation rule",
                      "aggregation over samples/runs stated", "averaging mentioned without saying over what")
+
+
+@functools.cache
+def _statistics(key: str) -> re.Pattern[str]:
+    """One pattern list of tools/audit/data/statistics.json, joined."""
+    data = json.loads((files(__package__) / "data" / "statistics.json").read_text(encoding="utf-8"))
+    return re.compile("|".join(f"(?:{p})" for p in data[key]["patterns"]), re.I)
+
+
+def _named_statistics(ctx) -> list:
+    """Latency or throughput figures named as a mean ('Mean TTFT (ms)', 'Average latency: 43.52 s') while no
+    percentile is reported: samples were averaged, but the text does not say over what (LABELLING.md: partial).
+    With percentiles beside them (a median is one), the combination is only implied by the percentiles (missing)."""
+    if ctx.d.first(_statistics("spread")) or any(c.stat and c.stat.startswith("p") for c in ctx.d.claims):
+        return []
+    hits = [(c.block, Spot(c.start, c.end, c.label)) for c in ctx.d.claims
+            if c.stat == "mean" and c.metric and ctx.d.in_view(c.block, c.start, "run")]
+    return hits[:1] + list(ctx.d.hits(_statistics("named_statistic")))
 
 
 _FAIL_COLUMN = re.compile(r"(?i)\bok\s*/\s*fail|\bfail(?:ed|ures?)?(?:\s+requests?)?\b|\bsuccess(?:ful)?(?:\s+requests?)?\b|\berrors?\b|失败|成功")

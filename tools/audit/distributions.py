@@ -95,6 +95,14 @@ def _latency_figures(ctx) -> list:
                  if c.metric in LATENCY_METRICS and ctx.d.in_view(c.block, c.start, "run")]
     if not found:
         found = [h for h in figs["rate"] if _SINGLE_STREAM.search(ctx.d.sentence(*h)) or _SINGLE_STREAM.search(ctx.d.header(h[0]))]
+    if not found:  # the single-stream decode rates tpot_definition reads (one tool, batch 1, tg128: LABELLING.md)
+        from .rules.timing import single_stream_rates
+
+        found = single_stream_rates(ctx)
+    if not found:  # a ratio of latency ("1.5倍的推理延迟减少") is a latency figure (LABELLING.md, speed-up ratios)
+        from .reading.mentions import ratio_claims
+
+        found = [(i, m) for i, m, kind in ratio_claims(ctx) if kind == "latency"]
     return found[:3]
 
 

@@ -48,7 +48,7 @@ def tpot_definition(ctx) -> TextFinding:
         if itl and client:
             return TextFinding("tpot_definition", "ok", "ITL here is the named client's per-output-token latency "
                                "((E2E - TTFT) / (output tokens - 1))", ctx.d.evidence([client] + itl[:1]))
-        stream = _single_stream_rates(ctx)
+        stream = single_stream_rates(ctx)
         if not stream:
             return TextFinding("tpot_definition", "not_applicable", "no TPOT or ms-per-token figure reported")
         where = f"'{ctx.d.sentence(*stream[0]).strip()[:60]}' (line {ctx.d.ev(stream[0][0], stream[0][1].start())[0]})"
@@ -89,7 +89,7 @@ _PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:use
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
 
 
-def _single_stream_rates(ctx) -> list:
+def single_stream_rates(ctx) -> list:
     """Decode-rate figures of one stream (LABELLING.md: a single-stream decode rate is a decode-rate figure, so
     tpot_definition applies; a decode speed with no batch stated is not a per-token latency)."""
     from ..reading.mentions import decode_rates

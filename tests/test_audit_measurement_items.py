@@ -1,0 +1,79 @@
+"""Measurement-contract items (latency_distributions, aggregation_rule, workload and state items) judged as
+LABELLING.md says, on short passages cut from real published write-ups.
+
+Each passage names its row of tests/data/audit/real/SOURCES.md (repository, path, commit, licence) and the
+lines of the stored write-up it was cut from; the expected verdict is the one LABELLING.md gives.
+"""
+
+from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+
+
+def items(text: str) -> dict[str, str]:
+    return {f.id: f.status for f in audit_benchmark(AuditRequest(text=text)).items}
+
+
+# ---------------------------------------------------------------- latency_distributions
+
+
+def test_a_single_stream_decode_rate_from_a_one_sequence_tool_is_a_partial_latency_distribution():
+    # SOURCES.md l.31: ml-explore/mlx-examples PR #1069 (no commit; MIT), a_mlx_examples_pr1069.md l.7-18.
+    # LABELLING.md (clarifications after batch 1): a single-stream decode rate is a latency figure; one value
+    # per cell is partial.
+    text = ("On an M2 Ultra (nothing else needed) the #s for Llama 3.1 70B in 16-bit precision look like:\n\n"
+            " | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n\nCommand ran:\n\n```bash\npython -m mlx_lm.generate "
+            "--model meta-llama/Meta-Llama-3-70B-Instruct --prompt \"Write a story about Einstein\" --max-tokens 100\n```\n")
+    assert items(text)["latency_distributions"] == "partial"
+
+
+def test_tg128_decode_rates_are_single_stream_latency_figures():
+    # SOURCES.md l.84: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8 (Apache-2.0),
+    # e_mnn_riscv_k3_zh.md l.8-18: llm_bench's tg128 generates one sequence; one mean per cell, no spread.
+    text = ("## 1. 性能结论\n\n测试统一使用 8 线程。prefill 使用 pp512，decode 使用 tg128。每个进程内部重复 5 次，\n"
+            "最终结果取 3 个独立进程的算术平均值。\n\n| 模型 | pp512 | tg128 |\n|---|---:|---:|\n"
+            "| Qwen3-0.6B | **381.24 tok/s** | **54.49 tok/s** |\n| Qwen3-1.7B | **169.29 tok/s** | **24.90 tok/s** |\n")
+    assert items(text)["latency_distributions"] == "partial"
+
+
+def test_a_ratio_of_latency_alone_is_a_partial_latency_distribution():
+    # SOURCES.md l.29: microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md @38327e0 (Apache-2.0),
+    # a_deepspeed_fp6_zh.md l.72. LABELLING.md (after batch 2): a ratio of latency is a latency figure; its
+    # statistic is not named, so the distribution is partial, not missing.
+    text = ("## 3. 使用FP6服务LLMs\n\n我们在两个A100 GPU-80G上评估了LLaMA-2-70b模型使用FP6量化的服务性能，实现了1.5倍的推理延迟减少"
+            "和3.5倍的推理吞吐量增加，与FP16基线相比。\n")
+    assert items(text)["latency_distributions"] == "partial"
+
+
+# ---------------------------------------------------------------- aggregation_rule
+
+
+def test_a_mean_latency_column_without_percentiles_is_a_partial_aggregation_rule():
+    # SOURCES.md l.14: kvcache-ai/Mooncake docs/source/performance/vllm/vllm-v1-pd-performance.md @3b5a594
+    # (Apache-2.0), b_mooncake_vllm_pd.md l.27-31. LABELLING.md: partial for "averaged" without over what.
+    text = ("## Benchmark Result\n\n**Detailed Performance Data:**\n\n"
+            "| Prompt Length | Mean TTFT (ms) | KV Size | Actual Transfer Time (ms) |\n|---|---|---|---|\n"
+            "| 128 tokens  | 46.09 | 20 MB | 0.54 |\n| 256 tokens  | 48.04 | 38 MB | 0.61 |\n")
+    assert items(text)["aggregation_rule"] == "partial"
+
+
+def test_an_average_in_a_tool_printout_or_legend_is_a_partial_aggregation_rule():
+    # SOURCES.md l.66: ModelTC/lightllm docs/CN/source/server/benchmark.rst @f9ae402 (Apache-2.0),
+    # c_lightllm_benchmark_zh.txt l.39-44: the benchmark's printout names averages, not what they average.
+    printout = ("## 性能测试\n\n```\ntotal tokens: 494250\nTotal time: 111.37 s\nThroughput: 8.98 requests/s\n"
+                "Average latency: 43.52 s\nAverage latency per token: 0.15 s\n```\n")
+    assert items(printout)["aggregation_rule"] == "partial"
+    # SOURCES.md l.47: skypilot-org/skypilot examples/benchmark/serving/README.md @1144e96 (Apache-2.0),
+    # d_skypilot_sky_bench.md l.21-28: the results legend.
+    legend = ("## Results\n\n```bash\nLegend:\n- #QUERIES: Number of queries sent in the benchmark.\n"
+              "- SEC/QUERY, $/QUERY: Average time and cost per query.\n\nRESOURCES  #QUERIES  SEC/QUERY  $/QUERY\n"
+              "1x T4:1    50        0.9921     0.000145\n1x L4:1    50        0.8377     0.000187\n```\n")
+    assert items(legend)["aggregation_rule"] == "partial"
+
+
+def test_a_mean_beside_percentiles_leaves_the_aggregation_rule_missing():
+    # SOURCES.md l.12: ai-dynamo/dynamo docs/benchmarks/embedding_cache.md @39a3fef (Apache-2.0),
+    # b_dynamo_embedding_cache.md l.28-31. LABELLING.md: missing when aggregation is only implied by the
+    # reported percentiles; a mean among them does not make it partial.
+    text = ("## Results — H100\n\n| Config | RPS | ITL (ms) | TTFT avg (ms) | TTFT p50 | TTFT p90 | TTFT p99 |\n"
+            "|---|---:|---:|---:|---:|---:|---:|\n| `vllm-serve` | 0.719 | 21.28 | 18173.07 | 18829.99 | 26991.82 | 48589.22 |\n")
+    assert items(text)["aggregation_rule"] == "missing"
