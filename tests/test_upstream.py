@@ -129,8 +129,8 @@ def _offline(request):
 
 def _route_cli_through(monkeypatch, handler):
     """The CLI builds its own client; hand it the mock transport instead of the network."""
-    real = upstream._client
-    monkeypatch.setattr(upstream, "_client", lambda transport: real(httpx.MockTransport(handler)))
+    real = upstream.check._client
+    monkeypatch.setattr(upstream.check, "_client", lambda transport: real(httpx.MockTransport(handler)))
 
 
 # --- drift --------------------------------------------------------------------------
