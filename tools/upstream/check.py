@@ -165,7 +165,7 @@ def _drift(
             change = "removed" if path in old else "added"
         entry = data.pages.get(path)
         status = "unmapped" if entry is None else ("mapped" if entry.feeds else "out_of_scope")
-        changes.append(PageChange(path=path, change=change, feeds=list(entry.feeds) if entry else [], status=status))
+        changes.append(PageChange(path=path, change=change, feeds=data.feeds_of(path), status=status))
 
     audit = None
     if request.audit and changes:
@@ -201,12 +201,7 @@ def _audit(
     texts = _fetch_all(github, jobs)
     older = {path: text for (commit, path), text in texts.items() if commit == pin.commit}
     newer = {path: text for (commit, path), text in texts.items() if commit == resolved}
-
-    def feeds_of(path: str) -> list[str]:
-        entry = data.pages.get(path)
-        return list(entry.feeds) if entry else []
-
-    result = audit_revisions(older, newer, threshold=threshold, feeds_of=feeds_of)
+    result = audit_revisions(older, newer, threshold=threshold, feeds_of=data.feeds_of)
     return result.model_copy(update={"skipped": skipped})
 
 

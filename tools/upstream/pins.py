@@ -98,6 +98,11 @@ class UpstreamData(_Strict):
     def revision(self, key: str) -> PinnedRevision:
         return next(r for r in self.revisions if r.key == key)
 
+    def feeds_of(self, path: str) -> list[str]:
+        """The reference page ids an upstream file feeds; none when it is not in the page map."""
+        entry = self.pages.get(path)
+        return list(entry.feeds) if entry else []
+
     def is_tracked(self, path: str) -> bool:
         if path in self.pages:
             return True
