@@ -77,3 +77,33 @@ def test_a_mean_beside_percentiles_leaves_the_aggregation_rule_missing():
     text = ("## Results — H100\n\n| Config | RPS | ITL (ms) | TTFT avg (ms) | TTFT p50 | TTFT p90 | TTFT p99 |\n"
             "|---|---:|---:|---:|---:|---:|---:|\n| `vllm-serve` | 0.719 | 21.28 | 18173.07 | 18829.99 | 26991.82 | 48589.22 |\n")
     assert items(text)["aggregation_rule"] == "missing"
+
+
+# ---------------------------------------------------------------- concurrency
+
+
+def test_an_offline_run_with_no_batch_size_is_a_partial_concurrency():
+    # SOURCES.md l.122: vllm-project/vllm PR #5046 (no commit; Apache-2.0), g_vllm_pr5046.md l.8-10: the mode
+    # ('Offline' vs 'Online') is named, the batch size or rate is not. LABELLING.md: partial for a vague load.
+    text = ("Result from @KuntaiDu\n\n| | Offline Request throughput (req/s)/ Token throughput (tok/s) | Online Request "
+            "throughput (req/s)/ Input token throughput (tok/s)/ Output token throughput (tok/s) |\n| --- | --- | --- |\n"
+            "| 1GPU, Llama 7B, v0.4.2 | 14.33/6895.75 | 12.29/3024.07/2396.00 |\n")
+    assert items(text)["concurrency"] == "partial"
+
+
+def test_request_rates_named_without_their_values_are_a_partial_concurrency():
+    # SOURCES.md l.60: efeslab/Nanoflow README.md @d6b381e (Apache-2.0), c_nanoflow_readme.md l.58-59: the rates
+    # are only in the figure (images declare nothing, LABELLING.md clarifications after batch 1).
+    text = ("### Online latency: Llama2-70B on 8xA100 (80GB)\nWe test the normalized latency (which is the end-to-end request "
+            "latency divided by number of output tokens) with the three real-world traces and set different request rate "
+            "(incoming requests per second).\n\n![online](./figures/online-latency.png)\n")
+    assert items(text)["concurrency"] == "partial"
+
+
+def test_concurrent_requests_from_many_clients_is_a_partial_concurrency():
+    # SOURCES.md l.117: microsoft/DeepSpeed blogs/deepspeed-fastgen/2024-01-19/README.md @fd40516 (Apache-2.0),
+    # g_deepspeed_fastgen_2401.md l.32: load described, levels never listed.
+    text = ("# DeepSpeed-FastGen: performance updates\n\nWe drastically reduced the scheduling overhead of Dynamic SplitFuse. "
+            "As a result, we see higher throughput and lower latency, particularly when handling concurrent requests from "
+            "many clients. FastGen reaches 2.1x the throughput of vLLM on Llama-2 70B.\n")
+    assert items(text)["concurrency"] == "partial"

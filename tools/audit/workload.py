@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .reading.cells import cell_hits, label, phrases
+from .reading.cells import cell_hits, label, phrases, vague_phrases
 from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
 from .reading.vocabulary import vague
 from .findings import TextFinding, cite, run_setting, status_of
@@ -316,7 +316,7 @@ def concurrency(ctx) -> TextFinding:
     # batch-1 clarifications: for offline runs the batch size is the concurrency).
     declared += [(c.block, m) for c, f in ctx.d.flags("prompt_text", roles=("offline",))
                  if not c.values("concurrency") for m in [_spot(f, "one prompt per run (batch of 1)")]]
-    partial = hedged + list(ctx.d.hits(icase(r"high\s+concurrency|(?<!how\s)many\s+(?:concurrent\s+)?users|under\s+(?:heavy\s+)?load")))
+    partial = hedged + list(ctx.d.hits(vague_phrases("concurrency")))
     declared += ctx.d.flag_hits("concurrency", when=lambda v: numeric(v) or v.lower() in ("sweep", "synchronous", "throughput", "concurrent", "constant", "poisson"))
     return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",
                      "load level stated (concurrency, rate or batch size)", "load described only vaguely")

@@ -16,7 +16,7 @@ from importlib.resources import files
 from .document import Spot
 from .tables import Table, labelled_cells
 
-__all__ = ["cell_hits", "in_run", "label", "phrases", "tables"]
+__all__ = ["cell_hits", "in_run", "label", "phrases", "tables", "vague_phrases"]
 
 
 @functools.cache
@@ -29,6 +29,12 @@ def phrases(item: str) -> re.Pattern[str] | None:
     """The prose forms that state ``item`` (tools/audit/data/labels.json 'phrases'), joined in one pattern."""
     found = _labels()["phrases"]["items"].get(item)
     return re.compile("|".join(f"(?:{p})" for p in found), re.I | re.M) if found else None
+
+
+@functools.cache
+def vague_phrases(item: str) -> re.Pattern[str]:
+    """The prose forms that name ``item`` without its value (tools/audit/data/labels.json 'vague'): partial."""
+    return re.compile("|".join(f"(?:{p})" for p in _labels()["vague"]["items"][item]), re.I)
 
 
 @functools.cache
