@@ -107,3 +107,38 @@ def test_concurrent_requests_from_many_clients_is_a_partial_concurrency():
             "As a result, we see higher throughput and lower latency, particularly when handling concurrent requests from "
             "many clients. FastGen reaches 2.1x the throughput of vLLM on Llama-2 70B.\n")
     assert items(text)["concurrency"] == "partial"
+
+
+# ---------------------------------------------------------------- distinct_prefixes
+
+
+def test_prefix_cache_aware_routing_leaves_prefix_sharing_partial():
+    # SOURCES.md l.46: kserve/website blog/2026-04-21-production-grade-llm-inference-kserve-llm-d-vllm.md @05b83a6
+    # (Apache-2.0), d_kserve_tesla_blog.md l.43: a TTFT gain that rests on reused prefixes, none quantified.
+    # LABELLING.md distinct_prefixes: partial when nothing says whether prefixes repeat.
+    text = ("On one deployment, we observed a **3x improvement in output tokens/s** and a **2x reduction in time to first "
+            "token (TTFT)** after enabling prefix-cache aware routing. These numbers were measured when serving Llama 3.1 "
+            "70B model on 4 MI300X AMD GPUs with the configuration: `tensor-parallel-size=4`.\n")
+    assert items(text)["distinct_prefixes"] == "partial"
+    # SOURCES.md l.51: kubernetes-sigs/gateway-api-inference-extension PR #2666 (no commit; Apache-2.0),
+    # d_giex_pr2666.md l.7, l.16
+    text = ("Prefixing the text with image/video URL in prefix cache scorer, leads to better performance i.e. higher "
+            "throughput and lower response latency.\n\n**Benchmarking results**\n\nBy adding url as a prefix, the "
+            "throughput/TTFT seem to improve like of the order of 40%.\n")
+    assert items(text)["distinct_prefixes"] == "partial"
+
+
+def test_a_cache_hit_rate_beside_ttft_leaves_prefix_sharing_partial():
+    # SOURCES.md l.35: llm-d/llm-d guides/pd-disaggregation/PD_DISAGGREGATION_TEST_RESULTS.md @e9d1f91 (Apache-2.0),
+    # a_llmd_doks_pd_results.md l.27-40: prompts repeat somewhat ('similar request patterns'), how much is open.
+    text = ("### Performance Metrics\n\n#### Prefill Performance\n- **Time to First Token**: ~0.3s\n\n#### KV Cache Transfer\n"
+            "- **Transfer Latency**: <5ms between prefill and decode pods\n- **Cache Hit Rate**: 85% for similar request patterns\n")
+    assert items(text)["distinct_prefixes"] == "partial"
+
+
+def test_a_dataset_named_in_chinese_leaves_prefix_sharing_partial():
+    # SOURCES.md l.67: PaddlePaddle/FastDeploy docs/zh/features/plas_attention.md @0008fbe (Apache-2.0),
+    # c_fastdeploy_plas_zh.md l.130 (the TTFT column follows at l.138)
+    text = ("### 性能\n\n我们从 InfiniteBench 中选择了一个子集 (longbook_sum_eng) 作为性能评估数据集。\n\n"
+            "| | QPS | Time to First token(s) |\n|---|---|---|\n| PLAS | 0.25 | 9.8 |\n")
+    assert items(text)["distinct_prefixes"] == "partial"

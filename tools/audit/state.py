@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .reading.cells import vague_phrases
 from .reading.lexicon import TTFT_KW, icase
 from .findings import TextFinding, run_setting, status_of
 
@@ -111,7 +112,7 @@ def distinct_prefixes(ctx) -> TextFinding:
                  r"production\s+trace|(?:request|workload|traffic|user)\s+traces?|\btraces?\s+(?:of|from)\s+(?:production|real|user|live)|"
                  r"\bdataset\b|\blogs\b|replay(?:s|ed|ing)?\s+(?:of\s+)?(?:a\s+|the\s+)?(?:production\s+|recorded\s+|real\s+)?"
                  r"(?:traces?|traffic|requests|logs|conversations)|(?:drawn|sampled)\s+from")
-    partial = list(ctx.d.hits(part))
+    partial = list(ctx.d.hits(part)) + list(ctx.d.hits(vague_phrases("distinct_prefixes")))
     if not partial:
         # With the prefix cache off, shared prefixes cannot shorten TTFT; but prompts drawn from a dataset still
         # leave open whether they share prefixes (LABELLING.md: partial), whatever the engine did.
