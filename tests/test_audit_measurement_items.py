@@ -142,3 +142,17 @@ def test_a_dataset_named_in_chinese_leaves_prefix_sharing_partial():
     text = ("### 性能\n\n我们从 InfiniteBench 中选择了一个子集 (longbook_sum_eng) 作为性能评估数据集。\n\n"
             "| | QPS | Time to First token(s) |\n|---|---|---|\n| PLAS | 0.25 | 9.8 |\n")
     assert items(text)["distinct_prefixes"] == "partial"
+
+
+# ---------------------------------------------------------------- flag glossaries
+
+
+def test_a_flag_glossary_states_no_sampling_setting():
+    # SOURCES.md l.100: ztxz16/fastllm docs/benchmark.md @43cef01 (Apache-2.0), f_fastllm_benchmark_zh.md l.1-18: a list
+    # that explains the bench tool's flags says what '--temperature' does, not what the measured runs used
+    # (LABELLING.md: sampling is declared for the runs' temperature / top-p / top-k / greedy; defaults are not declarations).
+    text = ("## 推理速度\n\n可以使用benchmark程序进行测速\n\n常用参数：\n\n- `--input_tokens`：构造 benchmark 输入的 token 长度。\n"
+            "- `--temperature`：生成温度，设置为 `0` 或负数时使用 greedy decoding。\n\n"
+            "| 模型 | 速度 |\n|---|---|\n| chatglm-6b-int4 | 40.5 tokens/s |\n")
+    assert items(text)["sampling"] == "missing"
+    assert items(text.replace("常用参数：", "我们使用 `--temperature 0`（greedy decoding）测试："))["sampling"] == "declared"

@@ -116,6 +116,10 @@ def _heading_scope(text: str) -> str | None:
     return None
 
 
+# A list item that explains a command-line flag ("- `--max-num-seqs`: Maximum number of sequences per iteration.
+# Default: 256", "- `--temperature`：生成温度"): the tool's documentation; its defaults are not the runs' settings.
+_FLAG_GLOSSARY = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*`--?[A-Za-z][\w-]*`\s*[:：]")
+
 _WEAK_RUN = re.compile(r"\b(?:following|these)\s+(?:settings|flags|arguments|commands?|configurations?)\b|"
                        r"\b(?:benchmark|launch|server|serving|client)\s+commands?\b", re.I)
 
@@ -187,6 +191,8 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
             intro = ""
             continue
         scope = current
+        if block.kind == "list_item" and _FLAG_GLOSSARY.match(block.text):
+            scope = "background"  # "`--temperature`: sampling temperature": what a flag does, not the value the runs used
         if block.kind == "code":
             own = _code_scope(text, intro)
             # instructions continue: after a code block offered to the reader, the next ones of the same section
