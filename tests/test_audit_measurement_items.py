@@ -156,3 +156,14 @@ def test_a_flag_glossary_states_no_sampling_setting():
             "| 模型 | 速度 |\n|---|---|\n| chatglm-6b-int4 | 40.5 tokens/s |\n")
     assert items(text)["sampling"] == "missing"
     assert items(text.replace("常用参数：", "我们使用 `--temperature 0`（greedy decoding）测试："))["sampling"] == "declared"
+
+
+# ---------------------------------------------------------------- prompt_length
+
+
+def test_prompts_from_unnamed_datasets_are_a_partial_prompt_length():
+    # SOURCES.md l.119: hao-ai-lab/LookaheadDecoding README.md @08fb2d8 (Apache-2.0), g_lookahead_readme.md l.88-90.
+    # LABELLING.md prompt_length: partial for 'a chat dataset'; datasets neither named nor measured are no more.
+    text = ("### Experimental Results\n\nOur study shows lookahead decoding substantially reduces latency, ranging from 1.5x "
+            "to 2.3x on different datasets on a single GPU. See the figure below.\n")
+    assert items(text)["prompt_length"] == "partial"

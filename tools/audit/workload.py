@@ -114,7 +114,7 @@ def prompt_length(ctx) -> TextFinding:
                                      # live or internal traffic: the prompts are whatever the users sent (LABELLING.md: partial)
                                      r"(?:internal\s+)?production\s+(?:environment|traffic|deployment|workload)|live\s+traffic|"
                                      r"real(?:-world)?\s+(?:user\s+)?traffic|internal\s+(?:traffic|workloads?)")))
-    partial += list(ctx.d.hits(_PUBLIC_DATASET))
+    partial += list(ctx.d.hits(_PUBLIC_DATASET)) + list(ctx.d.hits(vague_phrases("prompt_length")))
     if not declared:
         # A public named dataset with how many prompts were drawn from it (LABELLING.md: declared): a reader can
         # reproduce the prompts, though no token count is written.
