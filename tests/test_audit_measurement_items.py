@@ -167,3 +167,31 @@ def test_prompts_from_unnamed_datasets_are_a_partial_prompt_length():
     text = ("### Experimental Results\n\nOur study shows lookahead decoding substantially reduces latency, ranging from 1.5x "
             "to 2.3x on different datasets on a single GPU. See the figure below.\n")
     assert items(text)["prompt_length"] == "partial"
+
+
+# ---------------------------------------------------------------- spec_draft_tokens
+
+
+def test_a_draft_named_without_tokens_per_step_is_a_partial_spec_draft_tokens():
+    # LABELLING.md spec_draft_tokens: the draft method/model and k; the draft alone is partial.
+    # SOURCES.md l.96: pytorch-labs/gpt-fast README.md @c9f683e (BSD-3-Clause), f_gptfast_readme.md l.88, l.103-104
+    gptfast = ("## Benchmarks\nBenchmarks run on an 8xA100-80GB. Note that all benchmarks are run at *batch size=1*.\n\n"
+               "### Speculative Sampling\n[Verifier: Llama-70B (int4), Draft: Llama-7B (int4)](./scripts/speculate_70B_int4.sh): "
+               "48.4 tok/s\n")
+    assert items(gptfast)["spec_draft_tokens"] == "partial"
+    # SOURCES.md l.79: ymcui/Chinese-LLaMA-Alpaca-2 README.md @406cbc3 (Apache-2.0), e_chinese_alpaca2_readme_zh.md l.327-333
+    alpaca = ("### 投机采样加速效果评测\n\n通过投机采样方法并借助Chinese-LLaMA-2-1.3B，可以加速7B的LLaMA模型的推理速度。\n\n"
+              "| 草稿模型 | 草稿模型速度 | 目标模型 | 目标模型速度 | 投机采样速度（加速比） |\n| :--- | :---: | :--- | :---: | :---: |\n"
+              "| Chinese-LLaMA-2-1.3B |  7.6 | Chinese-LLaMA-2-7B |  49.3 | 36.0（1.37x） |\n")
+    assert items(alpaca)["spec_draft_tokens"] == "partial"
+
+
+def test_a_speculation_method_without_its_draft_size_is_a_partial_spec_draft_tokens():
+    # SOURCES.md l.119: hao-ai-lab/LookaheadDecoding README.md @08fb2d8 (Apache-2.0), g_lookahead_readme.md l.88-90
+    lookahead = ("### Experimental Results\n\nOur study shows lookahead decoding substantially reduces latency, ranging from "
+                 "1.5x to 2.3x on different datasets on a single GPU.\n")
+    assert items(lookahead)["spec_draft_tokens"] == "partial"
+    # SOURCES.md l.120: intel/ipex-llm README.zh-CN.md @086a8b3 (Apache-2.0), g_ipexllm_readme_zh.md l.45
+    ipex = ("## 最新更新\n\n- [2024/02] `ipex-llm` 现在支持 *Self-Speculative Decoding*，这使得在 Intel GPU 和 CPU 上为 FP16 和 "
+            "BF16 推理带来 **~30% 加速** 。\n")
+    assert items(ipex)["spec_draft_tokens"] == "partial"

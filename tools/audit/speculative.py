@@ -13,6 +13,7 @@ import re
 
 from .reading.cells import cell_hits
 from .reading.lexicon import icase
+from .reading.vocabulary import patterns
 from .findings import TextFinding, cite, run_setting, status_of
 
 __all__ = ["spec_items", "speculative_used"]
@@ -75,8 +76,7 @@ def spec_items(ctx) -> list[TextFinding]:
     # an example value is not the runs' ("e.g. k=4"), unless the authors say they set it ("For example, we are setting ... to 5")
     draft = [h for h in ctx.d.hits(draft_decl) if not re.search(r"for\s+example|e\.g\.|such\s+as", ctx.d.window(*h, 40, 0), re.I)
              or re.search(r"\bwe\s+(?:are\s+|were\s+)?(?:set|setting|used?|using|ran|chose)\b", ctx.d.window(*h, 40, 0), re.I)]
-    method = icase(r"\bEAGLE-?\d?\b|\bMedusa\b|\bMTP\b|\bReDrafter\b|draft\s+(?:model|head)|n-?gram|speculative[-_ ]draft[-_ ]model|"
-                   r"speculator|suffix\s+decoding")
+    method = icase(patterns("speculative_methods", "patterns"))
     acc_decl = icase(r"accept\w*\s+(?:rate|length|ratio)\b[^.\n|;,]{0,30}?\d|acceptance[^.\n|;,]{0,25}?\d|\d+(?:\.\d+)?\s*%?\s+(?:acceptance|accepted)|"
                      r"accepted[_ ]tokens?\W*\d|mean\s+accepted|接受率[^。\n|]{0,20}\d")
     # Table columns or rows of these figures ("| avg accept length |", "| rejected draft tokens | 66,740 |").
