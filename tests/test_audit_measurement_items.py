@@ -195,3 +195,31 @@ def test_a_speculation_method_without_its_draft_size_is_a_partial_spec_draft_tok
     ipex = ("## 最新更新\n\n- [2024/02] `ipex-llm` 现在支持 *Self-Speculative Decoding*，这使得在 Intel GPU 和 CPU 上为 FP16 和 "
             "BF16 推理带来 **~30% 加速** 。\n")
     assert items(ipex)["spec_draft_tokens"] == "partial"
+
+
+# ---------------------------------------------------------------- output_length_completed and stopping
+
+
+def test_a_fixed_generation_in_the_benchmark_method_declares_completed_length_and_stopping():
+    # LABELLING.md (after the second labelling of batch 3): a fixed generation length stated for the benchmark that
+    # produced the numbers declares the completed length and stopping too.
+    # SOURCES.md l.115: InternLM/lmdeploy docs/en/quantization/w4a16.md @5dcbdc7 (Apache-2.0), g_lmdeploy_w4a16_en.md l.119
+    lmdeploy = ("## Inference Performance\n\nWe benchmarked the Llama-2-7B-chat and Llama-2-13B-chat models with 4-bit "
+                "quantization on NVIDIA GeForce RTX 4090. And we measure the token generation throughput (tokens/s) by setting "
+                "a single prompt token and generating 512 tokens. All the results are measured for single batch inference.\n\n"
+                "| model | llm-awq | mlc-llm | turbomind |\n|---|---|---|---|\n| Llama-2-7B-chat | 112.9 | 159.4 | 206.4 |\n")
+    s = items(lmdeploy)
+    assert s["output_length_completed"] == "declared" and s["stopping"] == "declared"
+    # SOURCES.md l.97: EricLBuehler/mistral.rs releases/v0.9.0/report.md @69eebd7 (MIT), f_mistralrs_v090_cpu.md l.53-55
+    mistralrs = ("## Method\n\n- Workloads: prompt lengths and decode depths of 128, 512, 2048, 4096, 8192; 256 generated tokens "
+                 "per decode depth; 1 warmup, 2-3 measured iterations.\n\n| Model | Decode mean |\n|---|---:|\n| qwen3-4b | 21.3 t/s |\n")
+    assert items(mistralrs)["stopping"] == "declared"
+
+
+def test_time_to_generate_n_tokens_is_a_partial_completed_length():
+    # SOURCES.md l.45: predibase/lorax docs/guides/cuda_graphs.md @a7394ba (Apache-2.0), d_lorax_cuda_graphs.md l.31-33.
+    # LABELLING.md (after the second labelling of batch 2): 'time to generate N tokens' declares the requested length
+    # only; the completed one is not reported or forced.
+    text = "## Benchmarks\n\ngpt2-medium, 1x A100, time to generate 100 tokens:\n\nno adapter:\n\n- baseline: 1.739 s\n"
+    s = items(text)
+    assert s["output_length_requested"] == "declared" and s["output_length_completed"] == "partial"

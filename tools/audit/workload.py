@@ -180,7 +180,7 @@ def output_length_completed(ctx) -> TextFinding:
     declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
     declared += _completed_cells(ctx)  # a column (or row) of measured output lengths
     declared += list(ctx.d.hits(phrases("output_length_completed")))
-    partial = [s["hit"] for s in spans if s["vague"]]
+    partial = [s["hit"] for s in spans if s["vague"]] + list(ctx.d.hits(vague_phrases("output_length_completed")))
     forced = list(ctx.d.hits(EOS_IGNORED)) + ctx.d.flag_hits("ignore_eos")
     forced += ctx.d.flag_hits("extra_inputs", when=lambda v: (extra_value(v, "ignore_eos") or "").lower() in ("true", "1"))
     if not declared and forced and output_length_requested(ctx).status == "declared":
