@@ -223,3 +223,22 @@ def test_time_to_generate_n_tokens_is_a_partial_completed_length():
     text = "## Benchmarks\n\ngpt2-medium, 1x A100, time to generate 100 tokens:\n\nno adapter:\n\n- baseline: 1.739 s\n"
     s = items(text)
     assert s["output_length_requested"] == "declared" and s["output_length_completed"] == "partial"
+
+
+# ---------------------------------------------------------------- warmup
+
+
+def test_torch_compile_is_no_warmup_procedure():
+    # LABELLING.md warmup: declared for the procedure or the graph-capture state; torch.compile states neither.
+    # SOURCES.md l.98: pytorch/ao docs/source/workflows/inference.md @a4ee1fb (BSD-3-Clause), f_torchao_inference.md l.214-216
+    torchao = ("### Int8DynamicActivationIntxWeightConfig Quantization\nThe benchmarks below were run on an M1 Mac Pro, with 8 "
+               "perf cores, and 2 efficiency cores, and 32GB of RAM.  In all cases, torch.compile was used.\n\n"
+               "| Model | tokens/s |\n|---|---|\n| Llama-3.1-8B | 16.9 |\n")
+    assert items(torchao)["warmup"] == "missing"
+    # SOURCES.md l.10: sgl-project/sglang docs/backend/speculative_decoding.md @1b1acd1 (Apache-2.0),
+    # b_sglang_eagle_doc.md l.12-36: a bare CUDA-graph setting (--cuda-graph-max-bs) stays partial
+    # (LABELLING.md, after batch 2); torch.compile does not raise it to declared.
+    sglang = ("## Performance Highlights\n\n- EAGLE Decoding in SGLang (w/ `torch.compile`): ~316 tokens/s\n\n"
+              "### EAGLE Decoding with `torch.compile`\n\n```bash\npython3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf "
+              "--speculative-algo EAGLE --enable-torch-compile --cuda-graph-max-bs 2\n```\n")
+    assert items(sglang)["warmup"] == "partial"

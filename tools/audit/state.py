@@ -66,7 +66,9 @@ def warmup(ctx) -> TextFinding:
                r"(?:discard|drop|exclud|skip|ignor)\w*\s+(?:the\s+)?(?:first|initial)\s+(?:\d+\s+)?(?:runs?|pass(?:es)?|iterations?|requests?)|"
                r"(?:first|initial)\s+(?:runs?|pass(?:es)?|iterations?)\s+(?:was|were)\s+(?:discarded|dropped|excluded|ignored)|"
                r"from\s+the\s+second\s+(?:pass|run)|second\s+(?:pass|run)|cuda\s+graphs?\s+(?:were\s+|was\s+|are\s+)?(?:captured|enabled|disabled|on|off)|"
-               r"graph\s+capture|enforce[-_]eager|torch\.compile|no\s+warm[- ]?up")
+               r"graph\s+capture|enforce[-_]eager|no\s+warm[- ]?up")
+    # torch.compile is a compilation mode, not a warm-up procedure or a graph-capture state: it says nothing of what
+    # ran before timing (sgl-project/sglang EAGLE docs, pytorch/ao inference docs)
     # "we warmed the server up"; a bare use of CUDA graphs with nothing about timing (LABELLING.md, batch-2: partial)
     part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b|预热|ウォームアップ|"
                  r"cuda[- ]?graphs?\b|--use-cuda-graph|--cuda-graph-max-bs")
