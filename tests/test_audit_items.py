@@ -110,6 +110,34 @@ def test_commit_links_presented_as_the_versions_used_pin_each_engine():
     assert items(text)["engine_revision"] == "declared"
 
 
+def test_an_engine_named_only_in_the_usage_sections_is_named_without_a_version():
+    # SOURCES.md e_glm4_inference_zh: THUDM/GLM-4 inference/README_zh.md @3df530d, l.15-36 and l.92-103 (cut):
+    # the measured table names no engine, the page's own usage runs vLLM; named, not versioned -> partial
+    text = ("# Inference\n\n### 相关推理测试数据\n\n+ GPU: NVIDIA H100 80GB HBM3 * 8\n\n#### GLM-4-32B-0414\n\n"
+            "| 精度 | 显卡数量 | 首 Token 延迟 | Token 输出速度 |\n|---|---|---|---|\n| BF16 | 1 | 0.16s | 24.4 tokens/s |\n\n"
+            "## 快速开始\n\n### 使用 vLLM 后端代码\n\n+ 构建 OpenAI 类 API 服务。\n\n"
+            "```shell\nvllm serve THUDM/GLM-4-9B-0414 --tensor_parallel_size 2\n```\n")
+    found = {f.id: f for f in report(text).items}["engine_revision"]
+    assert found.status == "partial" and "vllm" in found.why.lower()
+
+
+def test_a_kernel_library_measured_on_its_own_page_is_software_without_a_version():
+    # SOURCES.md c_flashmla_readme: deepseek-ai/FlashMLA README.md @9241ae3, l.1 and l.26-35 (cut): the library's
+    # own benchmark figures, no release or commit given -> partial
+    text = ("# FlashMLA\n\n## Performance\n\n```bash\npython tests/test_flash_mla_dense_decoding.py\n```\n\n"
+            "The dense MLA decoding kernel achieves up to 3000 GB/s in memory-bound configuration and 660 TFLOPS in "
+            "computation-bound configuration on H800 SXM5 with CUDA 12.8.\n")
+    assert items(text)["engine_revision"] == "partial"
+
+
+def test_an_engine_named_by_its_command_name_is_that_engine():
+    # SOURCES.md f_fastllm_benchmark_zh: ztxz16/fastllm docs/benchmark.md @43cef01, l.1-11 (cut): 'ftllm' is
+    # fastllm's command; the engine is named, with no version -> partial
+    text = ("## 推理速度\n\n### ftllm benchmark\n\nPython 包安装后可以直接使用 `ftllm benchmark`：\n\n"
+            "| 模型 | 显卡 | batch | 速度 |\n|---|---|---|---|\n| ChatGLM-6b-fp16 | RTX 4090 | 64 | 2919 tokens/s |\n")
+    assert items(text)["engine_revision"] == "partial"
+
+
 def test_a_version_heading_over_results_pins_the_only_engine_named():
     # InternLM/lmdeploy docs/zh_cn/benchmark/deepseek_v3.md (Apache-2.0): results per release and commit
     text = ("# DeepSeekV3 基准测试\n\n使用 LMDeploy 测试。\n\n### v0.7.1 + `9528a74`\n\n"

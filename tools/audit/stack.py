@@ -50,6 +50,11 @@ def engine_revision(ctx) -> TextFinding:
         declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
     declared += _linked_pins(ctx) + _heading_pins(ctx)
     partial = engine_mentions(ctx) + list(ctx.d.hits(icase(r"our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")))
+    if not declared and not partial:
+        # The engine named only outside the runs' sections (its usage, install steps, news), or, on a kernel
+        # library's own benchmark page, the library named in the runs: the software that produced the numbers is
+        # named without a version (LABELLING.md: partial; missing only when no engine is named at all).
+        partial = _engine_names(ctx, "any") or list(ctx.d.hits(icase(patterns("kernels", "named"))))
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
         loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())] + loose_pins
@@ -119,19 +124,24 @@ def _unpinned_engines(ctx, pins) -> list:
 
 @run_setting
 def engine_mentions(ctx):
-    """Engine names in the text, less the benchmark client ('vllm bench')."""
+    """Engine names in the measured runs, less the benchmark client ('vllm bench')."""
+    return _engine_names(ctx, None)
+
+
+def _engine_names(ctx, scope: str | None) -> list:
+    """Engine names in the given view of the text ('run' by default, 'any' for the whole document)."""
     # ASCII word edges: in Chinese or Japanese text the name touches other word characters ("比较了lightllm和").
     engine_rx = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
     # "what vLLM calls TPOT", "vLLM's definition": the engine named as the authority of a term, not one that ran
     term = re.compile(r"(?:'s)?\s+(?:calls?|defines?|definitions?|terminology|conventions?|naming|names?\s+it)\b", re.I)
-    found = [(i, m) for i, m in ctx.d.hits(engine_rx)
+    found = [(i, m) for i, m in ctx.d.hits(engine_rx, scope=scope)
              if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[i][m.start():m.start() + 12])
              and not term.match(ctx.d.plains[i], m.end()) and not _inside_identifier(ctx.d.plains[i], m)
              and not _navigation(ctx.d.w.blocks[i])]
     # A command of the runs names its engine ('llama-cli' runs llama.cpp) even when the prose does not.
     seen = {engine_key(m.group(0)) for _, m in found}
     for c in ctx.d.commands:
-        if c.engine and ctx.d._run[c.block] and engine_key(c.engine) not in seen:
+        if c.engine and (scope == "any" or ctx.d._run[c.block]) and engine_key(c.engine) not in seen:
             seen.add(engine_key(c.engine))
             found.append((c.block, Spot(c.start, c.start + len(c.words[0]), c.engine)))
     return found
