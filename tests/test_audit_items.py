@@ -313,6 +313,34 @@ def test_engine_settings_or_a_runner_script_make_launch_command_partial():
     assert items("# Load test\n\nvLLM 0.8.2, 2 replicas, each on 1x H100: p95 E2E 8.9 s.\n")["launch_command"] == "missing"
 
 
+
+def test_a_benchmark_script_given_only_as_a_link_tied_to_the_numbers_is_partial():
+    # SOURCES.md g_deepspeed_fastgen_2401: deepspeedai/DeepSpeed blogs/deepspeed-fastgen/2024-01-19/README.md @fd40516,
+    # l.32 (cut): the runner is linked, its settings are not in the text (LABELLING.md: a linked script is at most partial)
+    text = ("# DeepSpeed-FastGen\n\nWe see 2.4x higher throughput than vLLM. The benchmark results can be seen in "
+            "[Performance Evaluation](#performance-optimizations) and the benchmark code is available at "
+            "[DeepSpeedExamples](https://github.com/deepspeedai/DeepSpeedExamples/tree/master/benchmarks/inference/mii).\n")
+    assert items(text)["launch_command"] == "partial"
+    # SOURCES.md e_chinese_alpaca2_readme_zh: ymcui/Chinese-LLaMA-Alpaca-2 README.md @406cbc3, l.329 (cut): speeds
+    # measured with the linked speculative-sampling script
+    text = ("# 投机采样加速效果评测\n\n以下是使用[投机采样脚本](scripts/inference/speculative_sample.py)在1*A40-48G上"
+            "解码测得的平均速度（速度以ms/token计）。\n\n| 模型 | 速度 |\n|---|---|\n| Alpaca-2-7B | 49.3 ms/token |\n")
+    assert items(text)["launch_command"] == "partial"
+    # SOURCES.md e_flexllmgen_readme: FMInference/FlexLLMGen README.md @004ffef, l.172-186 (cut): 'How to reproduce'
+    text = ("# FlexLLMGen\n\n## Performance Results\n\n| System | OPT-30B |\n|---|---|\n| FlexLLMGen | 7.32 token/s |\n\n"
+            "How to [reproduce](benchmark/flexllmgen).\n")
+    assert items(text)["launch_command"] == "partial"
+
+
+def test_a_link_to_a_benchmark_tool_or_an_image_is_not_a_runner_script():
+    # SOURCES.md e_hf_awq_ko: huggingface/transformers docs/source/ko/quantization/awq.md, l.141: the measuring library
+    # is a benchmark client, not the launch; SOURCES.md b_lmdeploy_readme_news: InternLM/lmdeploy README.md @1263d5c,
+    # l.111: an image file name declares nothing (LABELLING.md, batch-1 clarifications)
+    text = ("# AWQ\n\n속도와 처리량은 [optimum-benchmark](https://github.com/huggingface/optimum-benchmark)라이브러리를 사용하여 "
+            "테스트 되었습니다. 처리량 38.0 tokens/s.\n\n"
+            "![v0 1 0-benchmark](https://github.com/InternLM/lmdeploy/assets/4560679/8e455cf1-a792-4fa8-91a2-75df96a2a5ba)\n")
+    assert items(text)["launch_command"] == "missing"
+
 # ---------------------------------------------------------------- tokenizer, weight and KV formats
 
 

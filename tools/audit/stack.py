@@ -50,7 +50,7 @@ def engine_revision(ctx) -> TextFinding:
         declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
     declared += _linked_pins(ctx) + _heading_pins(ctx)
     partial = engine_mentions(ctx) + list(ctx.d.hits(icase(r"our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")))
-    if not declared and not partial:
+    if not declared and not partial and "run" in ctx.d.scopes:  # a how-to page measures nothing
         # The engine named only outside the runs' sections (its usage, install steps, news), or, on a kernel
         # library's own benchmark page, the library named in the runs: the software that produced the numbers is
         # named without a version (LABELLING.md: partial; missing only when no engine is named at all).
@@ -186,6 +186,7 @@ def launch_command(ctx) -> TextFinding:
                                      # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
                                      r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
                                      r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")))
+    partial += _linked_runners(ctx)
     # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
     partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
                 if not re.search(BENCH_TOOLS, m.group(0), re.I)]
@@ -211,6 +212,39 @@ def launch_command(ctx) -> TextFinding:
                                ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
     return status_of(ctx, "launch_command", declared, partial, "server launch command",
                      "launch command given", "engine settings mentioned but no complete launch command")
+
+
+_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,80})\]\(([^)\s]+)\)|(https?://\S+?\.(?:sh|py))(?![\w/])")
+# The link names a runner: its text says script, code or reproduce, or its target is a script or a benchmark folder
+# (a repository's home page, "[optimum-benchmark](https://github.com/huggingface/optimum-benchmark)", is a tool).
+_RUNNER_TEXT = re.compile(r"(?i)\bscripts?\b|\bcode\b|reproduc|脚本|代码|复现|スクリプト")
+_RUNNER_TARGET = re.compile(r"(?i)\.(?:sh|py)$|^(?:https?://github\.com/[^/]+/[^/]+/(?:tree|blob)/|(?!https?:))\S*(?:bench|reproduc)")
+_TIED = re.compile(r"(?i)bench\w*|reproduc\w*|\bmeasur\w*|\bresults?\b|测得|测试|基准|复现|ベンチマーク|計測|測定")
+
+
+def _linked_runners(ctx) -> list:
+    """A benchmark script or code given only as a link or URL, in a sentence that ties it to the numbers ("the
+    benchmark code is available at [DeepSpeedExamples](...)", "使用[投机采样脚本](...py)...测得", "How to
+    [reproduce](benchmark/flexllmgen)"): the runner is named but its settings are not in the text (LABELLING.md,
+    batch-1 adjudication: a linked script is at most partial). The masked text has lost the URL, so the raw
+    line is read."""
+    out = []
+    for i, block in enumerate(ctx.d.w.blocks):
+        if block.kind == "heading" or ("](" not in block.text and "://" not in block.text):
+            continue
+        for m in _LINK.finditer(block.text):
+            target = m.group(2) or m.group(3)
+            if target.startswith("#") or not (_RUNNER_TEXT.search(m.group(1) or "") or _RUNNER_TARGET.search(target)):
+                continue
+            line = ctx.d.line_text(i, m.start()) if block.kind != "code" else _intro(ctx, i) + block.text
+            if _TIED.search(re.sub(r"\([^)\s]*\)|https?://\S+", " ", line)) or _TIED.search(m.group(1) or ""):
+                out.append((i, Spot(m.start(), m.end(), m.group(1) or target)))
+    return out
+
+
+def _intro(ctx, i: int) -> str:
+    """The prose block just before block ``i`` (the sentence that introduces a code block)."""
+    return ctx.d.plains[i - 1] if i and ctx.d.w.blocks[i - 1].kind in ("paragraph", "list_item") else ""
 
 
 def _engines_without_command(ctx, commands) -> list[str]:
