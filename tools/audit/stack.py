@@ -1,5 +1,5 @@
 """What the write-up says about the deployed stack: model artifact, tokenizer, weight and KV formats,
-engine revision, launch command, kernels and hardware (contract group "stack").
+engine revision, kernels and hardware (contract group "stack"); the launch command is read in launch.py.
 """
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ import re
 
 from .artifacts import model_artifact
 from .formats import format_mentions, kv_format, tokenizer, weight_format
-from .reading.anchors import anchors, in_results, uncovered
+from .launch import launch_command
 from .reading.cells import in_run
 from .reading.document import SENTENCE_REACH, Spot
 from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
 from .reading.mentions import comparison_hits
 from .reading.statements import capability, glued
-from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
+from .reading.vocabulary import ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
-from .findings import TextFinding, cite, partial_where_uncovered, quote_anchor, run_setting, status_of
+from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
 from .reading.flagvalues import definite, is_artifact
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
@@ -155,110 +155,6 @@ def _inside_identifier(text: str, m) -> bool:
 def _navigation(block) -> bool:
     """A table-of-contents entry: a list item that is only a link to an anchor of the page."""
     return block.kind == "list_item" and bool(re.fullmatch(r"\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]*\]\(#[^)]*\)\s*", block.text))
-
-
-
-
-def launch_command(ctx) -> TextFinding:
-    cmd = icase(r"\bvllm\s+serve\s+(?:-|[\w.-]+/|\S+\.\w)|vllm\.entrypoints\.\w+|sglang\.launch_server|trtllm-serve\s+(?:-|[\w.-]+/|\S+\.\w)|"
-                r"text-generation-launcher\s|llama-server\s+-|llama-bench\s+-|llama-cli\s+-|\./main\s+-|lmdeploy\s+serve\s|"
-                r"docker\s+run\b[^\n]*(?:vllm|sglang|text-generation|tensorrt|trtllm|tgi|lmsysorg|nvcr\.io/nvidia/(?:tritonserver|tensorrt|nim|vllm|sglang|dynamo))|ollama\s+(?:run|serve)\s|"
-                r"mlx_lm\.(?:server|generate)|vllm\s+bench\s+(?:throughput|latency)\s+-|benchmark_(?:throughput|latency)\.py\s+-|"
-                r"trtllm-bench\s|trtllm-build\s|tritonserver\s|sglang\.bench_(?:one_batch|offline_throughput)|LLM\(\s*model\s*=|"
-                # an offline runner that loads the model itself: MNN's llm_bench
-                r"(?<![\w-])(?:\./)?llm_bench\s+(?:\\\s*)?-")
-    declared = list(ctx.d.hits(cmd)) + ctx.d.command_hits(("server", "offline"))
-    # A structured config's argument list (Kubernetes 'args:', a CI job's "server_args": [...]).
-    declared += ctx.d.hits(icase(r"\b(?:server_|engine_|extra_|container_)?args\s*:\s*\[?\s*(?:-\s+)?--[a-z]"), kinds=("code",))
-    # Any other entry point started with its model flag ('python -m medusa... --model-path ...'), less benchmark clients.
-    entry = icase(r"(?m)^\s*(?:[$>#]\s*)?(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
-                  r"--model(?:[-_](?:path|id|name|dir))?[\s=]")
-    declared += [(i, m) for i, m in ctx.d.hits(entry, kinds=("code",)) if not re.search(BENCH_TOOLS, m.group(1), re.I)]
-    flag_rx = icase(r"(?<![\w-])--([a-z][\w-]+)")
-    partial = [(i, m) for i, m in ctx.d.hits(flag_rx) if m.group(1).lower() not in CLIENT_FLAGS]
-    partial += list(ctx.d.hits(icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
-                                     r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
-                                     r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
-                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d|"
-                                     # engine settings in prose: parallelism, replicas, disaggregated workers
-                                     r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
-                                     r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
-                                     # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
-                                     r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
-                                     r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")))
-    partial += _linked_runners(ctx)
-    # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
-    partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
-                if not re.search(BENCH_TOOLS, m.group(0), re.I)]
-    # A benchmark runner offered in the usage section of the page that reports the numbers ("Run the benchmark script to
-    # get TTFT": python benchmark.py --flash ...): not tied to the results, so partial at most (LABELLING.md, batch 1).
-    if anchors(ctx):
-        partial += list(ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?(?:[A-Z_]+=\S+\s+(?:\\\s*)?)*python3?\s+(?!-m\b)[\w./-]*bench\w*\.py\b"),
-                                   kinds=("code",), scope="any"))
-    if declared:
-        # Declared for every measured setup (LABELLING.md "Several setups"): each engine whose results are
-        # reported needs its command, and every reported result a command in reach (its section, a setup or
-        # reproduction section).
-        without = _engines_without_command(ctx, declared)
-        if without:
-            return TextFinding("launch_command", "partial",
-                               f"launch command for some engines only ({cite(ctx, declared, 1)}); none for {', '.join(without)}",
-                               ctx.d.evidence(declared))
-        left = uncovered(ctx, declared)
-        if left:
-            return TextFinding("launch_command", "partial",
-                               f"launch command ({cite(ctx, declared, 1)}) not tied to every reported result: "
-                               f"{quote_anchor(ctx, left[0])} has none in its section or a setup section",
-                               ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
-    return status_of(ctx, "launch_command", declared, partial, "server launch command",
-                     "launch command given", "engine settings mentioned but no complete launch command")
-
-
-_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,80})\]\(([^)\s]+)\)|(https?://\S+?\.(?:sh|py))(?![\w/])")
-# The link names a runner: its text says script, code or reproduce, or its target is a script or a benchmark folder
-# (a repository's home page, "[optimum-benchmark](https://github.com/huggingface/optimum-benchmark)", is a tool).
-_RUNNER_TEXT = re.compile(r"(?i)\bscripts?\b|\bcode\b|reproduc|脚本|代码|复现|スクリプト")
-_RUNNER_TARGET = re.compile(r"(?i)\.(?:sh|py)$|^(?:https?://github\.com/[^/]+/[^/]+/(?:tree|blob)/|(?!https?:))\S*(?:bench|reproduc)")
-_TIED = re.compile(r"(?i)bench\w*|reproduc\w*|\bmeasur\w*|\bresults?\b|测得|测试|基准|复现|ベンチマーク|計測|測定")
-
-
-def _linked_runners(ctx) -> list:
-    """A benchmark script or code given only as a link or URL, in a sentence that ties it to the numbers ("the
-    benchmark code is available at [DeepSpeedExamples](...)", "使用[投机采样脚本](...py)...测得", "How to
-    [reproduce](benchmark/flexllmgen)"): the runner is named but its settings are not in the text (LABELLING.md,
-    batch-1 adjudication: a linked script is at most partial). The masked text has lost the URL, so the raw
-    line is read."""
-    out = []
-    for i, block in enumerate(ctx.d.w.blocks):
-        if block.kind == "heading" or ("](" not in block.text and "://" not in block.text):
-            continue
-        for m in _LINK.finditer(block.text):
-            target = m.group(2) or m.group(3)
-            if target.startswith("#") or not (_RUNNER_TEXT.search(m.group(1) or "") or _RUNNER_TARGET.search(target)):
-                continue
-            line = ctx.d.line_text(i, m.start()) if block.kind != "code" else _intro(ctx, i) + block.text
-            if _TIED.search(re.sub(r"\([^)\s]*\)|https?://\S+", " ", line)) or _TIED.search(m.group(1) or ""):
-                out.append((i, Spot(m.start(), m.end(), m.group(1) or target)))
-    return out
-
-
-def _intro(ctx, i: int) -> str:
-    """The prose block just before block ``i`` (the sentence that introduces a code block)."""
-    return ctx.d.plains[i - 1] if i and ctx.d.w.blocks[i - 1].kind in ("paragraph", "list_item") else ""
-
-
-def _engines_without_command(ctx, commands) -> list[str]:
-    """Engines whose results are reported (named with a reported result) that no launch command
-    starts; the command's engine comes from the tool table or from the engine named in the command line."""
-    rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
-    measured = {engine_key(x) for x in in_results(ctx, rx)}
-    if len(measured) < 2:
-        return []
-    started: set[str] = {engine_key(c.engine) for c in ctx.d.commands if c.engine and ctx.d._run[c.block] and c.role != "client"}
-    for i, m in commands:
-        started |= {engine_key(x.group(0)) for x in rx.finditer(ctx.d.line_text(i, m.start()))}
-    names = {engine_key(m.group(0)): m.group(0) for _, m in engine_mentions(ctx)}
-    return [names.get(k, k) for k in sorted(measured - started)]
 
 
 def kernels(ctx) -> TextFinding:
