@@ -359,6 +359,32 @@ def test_a_bare_integer_width_or_bit_count_is_partial():
     assert items("# AWQ\n\nQwen2.5-72B-Instruct-AWQ (4-bit AWQ) on 2x A100: 1,873 tok/s.\n")["weight_format"] == "declared"
 
 
+def test_a_setup_whose_weights_are_only_a_bit_width_leaves_the_format_partial():
+    # SOURCES.md e_glm4_inference_zh: THUDM/GLM-4 inference/README_zh.md @3df530d, l.56-66 (cut): BF16 rows, then
+    # INT4 rows with no scheme (LABELLING.md "Several setups" and batch-4: a bare int4 is partial)
+    text = ("# Inference\n\n#### GLM-4V-9B\n\n| 精度 | 显卡数量 | 首 Token 延迟 | Token 输出速度 |\n|---|---|---|---|\n"
+            "| BF16 | 1 | 0.1s | 33.4 tokens/s |\n\n| 精度 | 显卡数量 | 首 Token 延迟 | Token 输出速度 |\n|---|---|---|---|\n"
+            "| INT4 | 1 | 0.1s | 28.7 tokens/s |\n")
+    assert items(text)["weight_format"] == "partial"
+    # SOURCES.md f_gptfast_readme: pytorch-labs/gpt-fast README.md @c9f683e, l.103-104 and l.212-213 (cut): a GPTQ
+    # how-to does not give the scheme of the speculative run's 'int4'
+    text = ("# gpt-fast\n\n## Benchmarks\n\n### Speculative Sampling\n"
+            "Verifier: Llama-70B (int4), Draft: Llama-7B (int4): 48.4 tok/s\n\n### GPTQ\n"
+            "We have a pure pytorch implementation of GPTQ that you can use to quantize a model.\n")
+    assert items(text)["weight_format"] == "partial"
+
+
+def test_a_bit_width_stated_with_its_scheme_or_in_a_placeholder_row_is_not_open():
+    # SOURCES.md e_tinychat_readme: mit-han-lab/llm-awq tinychat/README.md, l.72 (cut): 'INT4 ... applies AWQ' on one line
+    text = ("# TinyChat\n\nThe FP16 baseline decodes at 52 tokens/s; the INT4 implementation applies AWQ and decodes at "
+            "165 tokens/s on RTX 4090.\n")
+    assert items(text)["weight_format"] == "declared"
+    # SOURCES.md f_torchao_inference: pytorch/ao docs inference page, l.80-85 (cut): a TODO row reports nothing
+    text = ("# Inference\n\n#### NVIDIA H100\n\n| weight | activation | decode toks/s |\n|---|---|---|\n"
+            "| bfloat16 | bfloat16 | 6612 |\n| int4 | float8_rowwise | TODO(https://github.com/pytorch/ao/issues/3550) |\n")
+    assert items(text)["weight_format"] == "declared"
+
+
 def test_formats_of_the_kv_cache_are_not_the_weights():
     # InternLM/lmdeploy kv_quant.md (Apache-2.0): the 'kv type' column of the efficiency table
     text = ("# KV quantization\n\n| model | kv type | RPS |\n|---|---|---|\n| llama2-chat-7b | fp16 | 14.98 |\n"

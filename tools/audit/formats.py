@@ -16,6 +16,7 @@ import re
 
 from .artifacts import model_mentions
 from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
+from .reading.anchors import anchors
 from .reading.document import SENTENCE_REACH
 from .reading.flagvalues import definite
 from .reading.lexicon import INFERENCE, TRAINING, icase
@@ -34,6 +35,8 @@ _KV_QUANT = re.compile(r"kv[-_ ]?cache\s+(?:\w+\s+){0,2}?(?:quantiz|dtype|precis
                        r"\bkv\s*(?:量化|int\d|fp\d|type|dtype)|\bkv[-_ ]?cache\s*量化", re.I)
 _COMPUTE = re.compile(r"(?i)(?:multiplication|matmul|gemm|compute|computation|arithmetic|accumulat\w*|math)\s+(?:is\s+|are\s+)?(?:done\s+|performed\s+)?in\s+$")
 _NOT_WEIGHTS = re.compile(r"(?i)\s+(?:logits?|buffers?|accumulat\w*|activations?|scores?|softmax|workspace|master\s+weights|gradients?|optimizer)\b")
+_TODO = re.compile(r"\b(?:TODO|TBD|XXX)\b")
+_WIDTH = icase(r"(?<![\w.-])\d{1,2}[- ]bits?\b(?![- ](?:kv|cache|activation))")
 _WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|marlin|nf4|w\d+a\d+")
 
 
@@ -118,12 +121,35 @@ def weight_format(ctx) -> TextFinding:
     finding = status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
                         "weight format stated", "precision or quantization named without the scheme")
     if finding.status == "declared":
+        # A setup whose weights are given only as a bit width ('INT4' rows beside 'BF16' rows, "with 4-bit
+        # quantization" beside an AWQ command) leaves its scheme open: declared for some setups only, so partial
+        # (LABELLING.md "Several setups" and batch-4: a bare int4 is partial). A width stated with its scheme on the
+        # same line ("the INT4 implementation applies AWQ") is not open.
+        widths = bare + [h for h in ctx.d.hits(_WIDTH) if not _kv_context(ctx, *h)]
+        open_ = [(i, m) for i, m in _at_results(ctx, widths) if not _WEIGHT_SCHEME.search(ctx.d.line_text(i, m.start()))
+                 and not ctx.d.plains[i].startswith("_", m.end())]  # 'int8_rowwise': a scheme's name
+        if open_:
+            return TextFinding("weight_format", "partial",
+                               f"weight format stated ({cite(ctx, declared, 1)}), but {cite(ctx, open_, 1)} gives only a bit width",
+                               ctx.d.evidence(open_[:1] + declared[:2]))
         # Declared for every measured setup, or partial (LABELLING.md "Several setups"): a result whose section
         # states no format while others do ("at fp16 precision" under one figure of several).
         partly = partial_where_uncovered(ctx, "weight_format", declared, "weight format stated")
         if partly:
             return partly
     return finding
+
+
+def _at_results(ctx, hits) -> list:
+    """The hits that label a reported result: in its table row or its sentence."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for an in anchors(ctx):
+        if _TODO.search(ctx.d.w.lines[ctx.d.ev(an.block, an.start)[0] - 1]):
+            continue  # a row of placeholders ('| int4 | TODO(...) | - |') reports nothing (LABELLING.md)
+        table = ctx.d.w.blocks[an.block].kind == "table"
+        bounds = ctx.d.line_bounds if table else ctx.d.bounds
+        spans.setdefault(an.block, []).append(bounds(an.block, an.start, an.end))
+    return [(i, m) for i, m in hits if any(a <= m.start() < b for a, b in spans.get(i, ()))]
 
 
 def kv_format(ctx) -> TextFinding:
