@@ -154,6 +154,17 @@ def test_navigation_links_identifiers_and_terms_are_not_engines_that_ran():
 # ---------------------------------------------------------------- kernels
 
 
+def test_a_kernel_or_engine_thanked_in_the_acknowledgements_is_not_one_the_runs_used():
+    # SOURCES.md f_gptfast_readme: pytorch-labs/gpt-fast README.md @c9f683e, l.88-94 and l.226-229 (cut): flash attention
+    # appears only in the thanks (LABELLING.md: links and acknowledgements declare nothing)
+    text = ("# Results\n\n## Benchmarks\n\nBenchmarks run on an 8xA100-80GB.\n\n| Model | Technique | Tokens/Second |\n"
+            "|---|---|---|\n| Llama-2-7B | Base | 104.9 |\n\n## Acknowledgements\n\nThanks to:\n"
+            "* Lightning AI for supporting pytorch and work in flash attention, int8 quantization, and LoRA fine-tuning.\n"
+            "* GGML for driving forward fast, on device inference of LLMs\n* vLLM for the PagedAttention idea\n")
+    s = items(text)
+    assert (s["kernels"], s["engine_revision"]) == ("missing", "missing")
+
+
 def test_a_kernel_in_a_capability_sentence_is_not_a_kernel_of_the_runs():
     # turboderp/exllamav2 README.md (MIT) and SafeAILab/EAGLE README.md (Apache-2.0): feature notes
     text = ("# Performance\n\nExLlamaV2 now supports paged attention via Flash Attention 2.5.7+.\n\n"

@@ -54,7 +54,9 @@ def engine_revision(ctx) -> TextFinding:
         # The engine named only outside the runs' sections (its usage, install steps, news), or, on a kernel
         # library's own benchmark page, the library named in the runs: the software that produced the numbers is
         # named without a version (LABELLING.md: partial; missing only when no engine is named at all).
-        partial = _engine_names(ctx, "any") or list(ctx.d.hits(icase(patterns("kernels", "named"))))
+        # Acknowledgements and references name projects the runs did not use.
+        partial = [(i, m) for i, m in _engine_names(ctx, "any") if ctx.d.scopes[i] != "links"] or \
+            list(ctx.d.hits(icase(patterns("kernels", "named"))))
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
         loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())] + loose_pins
@@ -189,7 +191,7 @@ def kernels(ctx) -> TextFinding:
     if not declared and not partial:
         # A kernel library named for the system that ran, outside the runs' sections (its install steps, the
         # engine's description): named, but not stated for the measured runs.
-        partial = stated(ctx.d.hits(named, scope="any"))
+        partial = [(i, m) for i, m in stated(ctx.d.hits(named, scope="any")) if ctx.d.scopes[i] != "links"]
     if declared:
         uncovered = _engines_without(ctx, declared)
         if uncovered:
