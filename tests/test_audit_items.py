@@ -343,6 +343,27 @@ def test_a_benchmark_script_given_only_as_a_link_tied_to_the_numbers_is_partial(
     assert items(text)["launch_command"] == "partial"
 
 
+def test_a_setting_offered_as_a_capability_or_an_example_is_not_a_setting_of_the_runs():
+    # SOURCES.md g_ipexllm_readme_zh: intel/ipex-llm README.zh-CN.md @086a8b3, l.32 (cut): pipeline parallelism announced
+    # as supported; SOURCES.md f_fastllm_readme_zh: ztxz16/fastllm README.md @bc846cc, l.362: '--dtype int4' given as an
+    # example (LABELLING.md: feature descriptions and how-to declare nothing)
+    text = ("# ipex-llm\n\nDecode 42 tokens/s on one Arc A770.\n\n"
+            "- [2024/06] 增加了对[流水线并行推理](python/llm/example/GPU/Pipeline-Parallel-Inference)的全面支持，"
+            "使得用两块或更多 Intel GPU（如 Arc）上运行 LLM 变得更容易。\n\n"
+            "如果使用量化加载模型（如`--dtype int4`），那么每次读取模型时会在线量化，读取速度较慢。\n")
+    assert items(text)["launch_command"] == "missing"
+
+
+def test_a_linked_guide_or_an_accuracy_script_is_not_the_runner_of_the_runs():
+    # SOURCES.md g_ipexllm_readme_zh: intel/ipex-llm README.zh-CN.md @086a8b3, l.166-169: a benchmarking guide offered to
+    # the reader (a page, not a script) and the perplexity script of an accuracy table
+    text = ("# ipex-llm\n\nDecode 42 tokens/s on one Arc A770.\n\n"
+            "如果需要自己进行 `ipex-llm` 性能基准测试，可参考[基准测试指南](docs/mddocs/Quickstart/benchmark_quickstart.md)。\n\n"
+            "## 模型准确率\n部分模型的 **Perplexity** 结果如下所示（使用 Wikitext 数据集和"
+            "[此处](https://github.com/intel-analytics/ipex-llm/tree/main/python/llm/dev/benchmark/perplexity)的脚本进行测试)。\n")
+    assert items(text)["launch_command"] == "missing"
+
+
 def test_a_link_to_a_benchmark_tool_or_an_image_is_not_a_runner_script():
     # SOURCES.md e_hf_awq_ko: huggingface/transformers docs/source/ko/quantization/awq.md, l.141: the measuring library
     # is a benchmark client, not the launch; SOURCES.md b_lmdeploy_readme_news: InternLM/lmdeploy README.md @1263d5c,

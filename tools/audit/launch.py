@@ -15,6 +15,7 @@ from .findings import TextFinding, cite, quote_anchor, status_of
 from .reading.anchors import anchors, in_results, uncovered
 from .reading.document import Spot
 from .reading.lexicon import icase
+from .reading.statements import capability
 from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, engine_key
 
 __all__ = ["launch_command"]
@@ -47,6 +48,9 @@ def launch_command(ctx) -> TextFinding:
                                      # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
                                      r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
                                      r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")))
+    # A flag or setting named in a sentence about what the engine can do or how a reader may use it ("支持流水线并行推理",
+    # "如`--dtype int4`", "use `--ori` to ...") is not a setting of the runs (LABELLING.md: feature descriptions declare nothing).
+    partial = [(i, m) for i, m in partial if not _offered(ctx, i, m)]
     partial += _linked_runners(ctx)
     # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
     partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
@@ -75,11 +79,24 @@ def launch_command(ctx) -> TextFinding:
                      "launch command given", "engine settings mentioned but no complete launch command")
 
 
+_EXAMPLE = re.compile(r"(?i)\be\.g\.|\bfor\s+example\b|\bsuch\s+as\b|例如|比如|如\s*(?:[「“(（]|--)|たとえば|例えば")
+
+
+def _offered(ctx, i: int, m) -> bool:
+    """Whether the prose sentence holding ``m`` offers a capability or an example rather than stating the runs' setting."""
+    if ctx.d.w.blocks[i].kind not in ("paragraph", "list_item", "quote"):
+        return False
+    sentence = ctx.d.sentence(i, m)
+    return capability(sentence) or bool(_EXAMPLE.search(sentence))
+
+
 _LINK = re.compile(r"(?<!!)\[([^\]\n]{0,80})\]\(([^)\s]+)\)|(https?://\S+?\.(?:sh|py))(?![\w/])")
 # The link names a runner: its text says script, code or reproduce, or its target is a script or a benchmark folder
 # (a repository's home page, "[optimum-benchmark](https://github.com/huggingface/optimum-benchmark)", is a tool).
 _RUNNER_TEXT = re.compile(r"(?i)\bscripts?\b|\bcode\b|reproduc|脚本|代码|复现|スクリプト")
 _RUNNER_TARGET = re.compile(r"(?i)\.(?:sh|py)$|^(?:https?://github\.com/[^/]+/[^/]+/(?:tree|blob)/|(?!https?:))\S*(?:bench|reproduc)")
+_DOCUMENT = re.compile(r"(?i)\.(?:md|html?|rst|pdf)(?:#\S*)?$")
+_ACCURACY = re.compile(r"(?i)perplexity|\bppl\b|accuracy|困惑度|准确率|精度评测|c-eval|mmlu")
 _TIED = re.compile(r"(?i)bench\w*|reproduc\w*|\bmeasur\w*|\bresults?\b|测得|测试|基准|复现|ベンチマーク|計測|測定")
 
 
@@ -95,9 +112,11 @@ def _linked_runners(ctx) -> list:
             continue
         for m in _LINK.finditer(block.text):
             target = m.group(2) or m.group(3)
-            if target.startswith("#") or not (_RUNNER_TEXT.search(m.group(1) or "") or _RUNNER_TARGET.search(target)):
-                continue
+            if target.startswith("#") or _DOCUMENT.search(target) or not (_RUNNER_TEXT.search(m.group(1) or "") or _RUNNER_TARGET.search(target)):
+                continue  # a guide or a page ('benchmark_quickstart.md') is documentation, not a runner
             line = ctx.d.line_text(i, m.start()) if block.kind != "code" else _intro(ctx, i) + block.text
+            if _ACCURACY.search(line):
+                continue  # the script of an accuracy evaluation (perplexity, C-Eval) runs no measured performance run
             if _TIED.search(re.sub(r"\([^)\s]*\)|https?://\S+", " ", line)) or _TIED.search(m.group(1) or ""):
                 out.append((i, Spot(m.start(), m.end(), m.group(1) or target)))
     return out
