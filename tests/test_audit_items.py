@@ -204,6 +204,18 @@ def test_a_kernel_inside_a_model_name_is_not_a_kernel():
 # ---------------------------------------------------------------- hardware and the setups it must cover
 
 
+def test_a_gpu_count_without_the_accelerator_model_is_partial():
+    # SOURCES.md g_vllm_pr5046: vllm-project/vllm pull request #5046, l.7-9 (cut): '1GPU' / '4GPU' row labels, no model
+    text = ("# Bump version to v0.4.3\n\n|  | Offline Request throughput (req/s)/ Token throughput (tok/s) |\n| --- | --- |\n"
+            "| 1GPU, Llama 7B, v0.4.2 | 14.33/6895.75 |\n| 4GPU,  Llama 70B, v0.4.2 | 8.05/3871.86 |\n")
+    assert items(text)["hardware"] == "partial"
+    # SOURCES.md b_lmdeploy_dsv3_zh: InternLM/lmdeploy docs/zh_cn/benchmark/deepseekv3.md @6193d7c, l.7-12 (cut):
+    # two nodes at TP16 give the count, the GPU model is never named (LABELLING.md: '8 GPUs' is partial)
+    text = ("# DeepSeekV3 基准测试\n\n### v0.7.1 + `9528a74`\n\n2 节点, TP16\n\n"
+            "| max bsz | input-len | output-len | per node output token thr (tok/s) |\n|---|---|---|---|\n| 1024 | 2048 | 1024 | 3120 |\n")
+    assert items(text)["hardware"] == "partial"
+
+
 def test_hardware_stated_for_one_section_of_results_only_is_partial():
     # efeslab/Nanoflow README.md (Apache-2.0): counts in two sections' headings, none for the third
     text = ("# NanoFlow\n\n### Online latency: Llama2-70B on 8xA100 (80GB)\n\nAt 4 req/s NanoFlow keeps normalized latency "

@@ -313,6 +313,8 @@ def hardware(ctx) -> TextFinding:
 
     partial = skus + [(i, m) for i, m in ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
                       if not glued(ctx.d.plains[i], m.start(), m.end()) and machine(i, m)]
+    # A GPU count without the accelerator model ('1GPU, Llama 7B', '2 节点, TP16'): LABELLING.md '8 GPUs' is partial.
+    partial += list(ctx.d.hits(icase(r"(?<![\w.])\d+\s*GPUs?\b"))) + list(ctx.d.hits(TP_RX))
     if not declared and skus:
         # The accelerator named, and the count given apart in the singular: "the same single-GPU node" (each
         # setup ran on one GPU, whichever model it was).
