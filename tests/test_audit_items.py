@@ -260,6 +260,19 @@ def test_the_word_gpu_inside_a_flag_or_a_model_id_is_no_hardware():
 # ---------------------------------------------------------------- model_artifact
 
 
+def test_a_weights_file_of_an_on_device_runtime_names_the_checkpoint():
+    # SOURCES.md f_executorch_gemma4: pytorch/executorch examples/models/gemma4/README.md @33419c0, l.176-184 (cut): each
+    # row names its exported program file (LABELLING.md: a file name declares model_artifact, as '*.gguf' does)
+    text = ("# Gemma 4 on ExecuTorch\n\n## Samsung S25 Performance\n\n| Model | Size | Prefill | Gen |\n|---|---|---|---|\n"
+            "| E2B gemma4.pte | 4.1 GB | 166 tok/s | 6 tok/s |\n")
+    assert items(text)["model_artifact"] == "declared"
+    # SOURCES.md f_fastllm_benchmark_zh: ztxz16/fastllm docs/benchmark.md @43cef01, l.22-36 (cut): the .flm files the
+    # benchmark loads settle the table's 'ChatGLM-6b-int4'
+    text = ("## 推理速度\n\n### C++ benchmark\n\n``` sh\n./benchmark -p ~/chatglm-6b-int4.flm -f prompts/beijing.txt -b 1\n```\n\n"
+            "| 模型 | 平台 | Batch | 最大推理速度(token / s) |\n|---|---|---|---|\n| ChatGLM-6b-int4 | RTX 4090 | 1 | 176 |\n")
+    assert items(text)["model_artifact"] == "declared"
+
+
 def test_an_official_name_with_version_and_size_picks_one_checkpoint():
     # LABELLING.md, batch-3 clarifications: no suffix names the base checkpoint; no version where several exist is partial
     # PaddlePaddle/FastDeploy plas_attention.md (Apache-2.0): 'ERNIE-4.5-21B-A3B' in the results table

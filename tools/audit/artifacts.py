@@ -1,6 +1,6 @@
 """Which model ran: the model_artifact item, read as LABELLING.md reads model names.
 
-Declared: a Hub id (``org/name``), a weights file (``*.gguf``), or an official name that picks one
+Declared: a Hub id (``org/name``), a weights file (``*.gguf``, ``*.pte``, ``*.flm``), or an official name that picks one
 checkpoint: family, version and size ("Llama 3.1 8B Instruct", "Qwen2.5-7B", "ERNIE-4.5-21B-A3B"; with
 no suffix an official name is the base checkpoint, batch-3 clarifications). Partial: a family or size
 alone ("Llama 70B", "a 7B model", "Qwen", "Vicuna 13B" where several versions exist), two different
@@ -20,12 +20,12 @@ from .findings import TextFinding, cite, partial_where_uncovered, status_of
 from .reading.anchors import anchors
 from .reading.flagvalues import is_artifact
 from .reading.lexicon import icase
-from .reading.vocabulary import ENGINES, FAMILIES
+from .reading.vocabulary import ENGINES, FAMILIES, patterns
 
 __all__ = ["model_artifact", "model_mentions"]
 
 _HUB = icase(r"(?<![\w/.:-])[A-Za-z0-9][\w.-]*/[\w.-]*(?:" + FAMILIES + r"|\d+(?:\.\d+)?[bm]\b)[\w.-]*")
-_GGUF = icase(r"[\w.-]+\.gguf\b")
+_WEIGHTS_FILE = icase(r"[\w.-]+\.(?:" + patterns("weight_files", "extensions") + r")\b")  # "model.gguf", "gemma4.pte"
 _TAG = icase(r"(?<![\w/.-])(?:" + FAMILIES + r")[\w.]*:[\w.-]*\d[\w.-]*")  # ollama tags: "llama3.1:8b"
 # A model name as written: the family, then the words that belong to it ("Llama 3.1 8B Instruct",
 # "Qwen2.5-7B-Instruct", "LLaMA-2-70b", "Vicuna 13B v1.3", "ERNIE-4.5-300B-A47B").
@@ -44,7 +44,7 @@ _ENGINE_NAME = icase(r"(?:" + ENGINES + r")(?![\w.-]*\d+(?:\.\d+)?\s?[bm]\b)")
 def _exact_hits(ctx) -> list:
     out = [h for h in ctx.d.hits(_HUB) if not h[1].group(0).lower().startswith(("http", "github"))
            and not _FILE.search(h[1].group(0)) and not _DRAFTER.search(h[1].group(0))]
-    out += list(ctx.d.hits(_GGUF)) + list(ctx.d.hits(_TAG))
+    out += list(ctx.d.hits(_WEIGHTS_FILE)) + list(ctx.d.hits(_TAG))
     out += ctx.d.flag_hits("model_artifact", when=lambda v: is_artifact(v) and not _DRAFTER.search(v))
     return out
 
