@@ -442,6 +442,21 @@ def test_a_bit_width_stated_with_its_scheme_or_in_a_placeholder_row_is_not_open(
     assert items(text)["weight_format"] == "declared"
 
 
+def test_quantization_named_as_a_feature_or_in_the_training_flow_is_no_weight_format():
+    # SOURCES.md g_deepspeed_fastgen_2401: deepspeedai/DeepSpeed blogs/deepspeed-fastgen/2024-01-19/README.md @fd40516,
+    # l.178-184 (cut): a roadmap item; SOURCES.md e_modelopt_dflash: NVIDIA/Model-Optimizer
+    # examples/speculative_decoding/doc/dflash.md @9048d13, l.379-381: export supports quantized checkpoints, not yet
+    # measured, and the training flow's quantize call (LABELLING.md: feature descriptions and plans declare nothing)
+    text = ("# DeepSpeed-FastGen\n\nWe see 2.4x higher throughput than vLLM on A100.\n\n"
+            "The following items are on our roadmap and we plan to engage with our community:\n\n"
+            "* Performance improvements\n* Quantization support\n\n"
+            "- **FP8 / NVFP4 quantization**: Export pipeline supports quantized checkpoints via `hf_ptq.py`. AR impact of "
+            "quantization not yet measured.\n  The flow: train (bf16) → `mtq.quantize(model, quant_cfg)` → `export_hf_checkpoint.py`.\n")
+    assert items(text)["weight_format"] == "missing"
+    # a vague quantization stated for the runs stays partial (LABELLING.md: 'quantized' without the scheme)
+    assert items("# Results\n\nWe served a quantized Llama 3.1 8B on one A100: 120 tok/s.\n")["weight_format"] == "partial"
+
+
 def test_formats_of_the_kv_cache_are_not_the_weights():
     # InternLM/lmdeploy kv_quant.md (Apache-2.0): the 'kv type' column of the efficiency table
     text = ("# KV quantization\n\n| model | kv type | RPS |\n|---|---|---|\n| llama2-chat-7b | fp16 | 14.98 |\n"

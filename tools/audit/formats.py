@@ -117,7 +117,7 @@ def weight_format(ctx) -> TextFinding:
     declared = named + list(ctx.d.hits(extra)) + ctx.d.flag_hits("weight_format", when=definite)
     vague = icase(r"quantiz\w*|(?<![\w.-])\d{1,2}[- ]bits?\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)|半精度|量化")
     partial = bare + [h for h in ctx.d.hits(vague) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)
-                      and not _kv_context(ctx, *h)]
+                      and not _kv_context(ctx, *h) and not _feature(ctx, *h)]
     finding = status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
                         "weight format stated", "precision or quantization named without the scheme")
     if finding.status == "declared":
@@ -150,6 +150,17 @@ def _at_results(ctx, hits) -> list:
         bounds = ctx.d.line_bounds if table else ctx.d.bounds
         spans.setdefault(an.block, []).append(bounds(an.block, an.start, an.end))
     return [(i, m) for i, m in hits if any(a <= m.start() < b for a, b in spans.get(i, ()))]
+
+
+def _feature(ctx, i: int, m) -> bool:
+    """A vague 'quantization' in a feature list, a capability sentence or the training flow ('* Quantization support',
+    "supports quantized checkpoints", "quantization ... not yet measured"): not the weights of the runs."""
+    if ctx.d.w.blocks[i].kind not in ("paragraph", "list_item", "quote"):
+        return False
+    sentence = ctx.d.sentence(i, m)
+    if glued(ctx.d.plains[i], m.start(), m.end()) or (TRAINING.search(sentence) and not INFERENCE.search(sentence)):
+        return True  # 'mtq.quantize(...)' is a call, "train (bf16) -> quantize -> export" the training flow
+    return capability(sentence) or bool(re.search(r"(?i)\bnot\s+yet\b|尚未|暂不", sentence))
 
 
 def kv_format(ctx) -> TextFinding:
