@@ -44,6 +44,17 @@ def test_a_ratio_of_latency_alone_is_a_partial_latency_distribution():
     assert items(text)["latency_distributions"] == "partial"
 
 
+def test_latency_sensitive_traffic_is_no_latency_figure():
+    # SOURCES.md l.43: vllm-project/production-stack tutorials/25-v100-legacy-gpu-deployment.md @a6c01db (Apache-2.0),
+    # d_prodstack_v100.md l.197-207: per-GPU throughput only; 'latency-sensitive' names a kind of request, not a time.
+    # LABELLING.md latency_distributions: missing when no per-request latency is reported (throughput only).
+    text = ("## Step 4: Benchmark Reference Numbers\n\nThe following throughput numbers are from real runs on our V100 SXM2 "
+            "16GB nodes.\n\n| Model | TP | Approx. throughput |\n| --- | --- | --- |\n| `Qwen2.5-7B-Instruct` | 2 | ~155 tok/s/GPU |\n\n"
+            "For interactive serving, plan for roughly **8–16 concurrent requests per deployment** before latency-sensitive "
+            "(interactive SLO) requests start to degrade.\n")
+    assert items(text)["latency_distributions"] == "missing"
+
+
 # ---------------------------------------------------------------- aggregation_rule
 
 

@@ -70,9 +70,10 @@ _SINGLE_STREAM = icase(r"single[- ](?:stream|user|request|session|batch)|batch(?
                        r"concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|user|prompt)\s+at\s+a\s+time")
 
 
-# "E2E pipeline (train -> export -> eval)", "end-to-end tests": the word names a scope of work, not a time.
+# "E2E pipeline (train -> export -> eval)", "end-to-end tests": the word names a scope of work, not a time;
+# "latency-sensitive requests", "latency-bound": it qualifies a kind of traffic or regime, not a measured time.
 _NOT_A_TIME = re.compile(r"[\s-]*(?:pipelines?|tests?|testing|training|flows?|workflows?|examples?|validation|integration|"
-                         r"solutions?|systems?|stack|support|demo)\b", re.I)
+                         r"solutions?|systems?|stack|support|demo|sensitive|critical|bound|constrained|oriented)\b", re.I)
 
 
 def _latency_figures(ctx) -> list:
