@@ -253,3 +253,17 @@ def test_torch_compile_is_no_warmup_procedure():
               "### EAGLE Decoding with `torch.compile`\n\n```bash\npython3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf "
               "--speculative-algo EAGLE --enable-torch-compile --cuda-graph-max-bs 2\n```\n")
     assert items(sglang)["warmup"] == "partial"
+
+
+# ---------------------------------------------------------------- how-to sections
+
+
+def test_a_chinese_how_to_start_section_states_no_setting_of_the_runs():
+    # SOURCES.md l.29: microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md @38327e0 (Apache-2.0),
+    # a_deepspeed_fp6_zh.md l.72, l.91-99: '如何开始' (how to start) holds the quick start, like an English 'How to run'
+    # section; its max_new_tokens=128 is not the measured runs' output length (LABELLING.md: how-to code declares nothing).
+    text = ("# 3. 使用FP6服务LLMs\n\n我们在两个A100 GPU-80G上评估了LLaMA-2-70b模型使用FP6量化的服务性能，实现了3.5倍的推理吞吐量增加。\n\n"
+            "# 4. 如何开始 <a name=\"how-to-start\"></a>\n\nDeepSpeed-FP6的量化和推理体验简单方便。这里我们以LLaMa-2-70B模型为例：\n"
+            "```python\nimport mii\npipe = mii.pipeline(\"NousResearch/Llama-2-70b-hf\", quantization_mode='wf6af16')\n"
+            "response = pipe([\"DeepSpeed is\", \"Seattle is\"], max_new_tokens=128)\nprint(response)\n```\n")
+    assert items(text)["output_length_requested"] == "missing"

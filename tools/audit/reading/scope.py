@@ -46,6 +46,8 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
                          r"code\s+examples?|^\W*examples?\W*$|usage\s+examples?|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally|"
                          # '使用' alone is "using" ("3. 使用FP6服务LLMs", "ロードバランシングを使用した..."): only its usage compounds
                          r"使用(?:方法|方式|指南|说明|示例|与演示|教程)|使用[^\n]{0,20}?(?:代码|运行|构建|安装)|客户端使用|如何使用|"
+                         # "如何开始", "如何启动模型": how to start, run or set up (as "how to run" above)
+                         r"如何(?:开始|运行|启动|部署|安装|设定|设置|配置)|"
                          r"用法|安装|快速(?:开始|上手|入门)|部署|示例|教程|入门|インストール|使い方|クイックスタート|はじめに|"
                          # a heading that is only "Inference" or "<engine> inference" / "Inference with <engine>": how to run the model
                          r"^[\w.、,/ -]{0,40}?\s*(?:inference|推理|推論)(?:\s+(?:with|using|via|on)\s+[\w.、,/ -]{1,40})?\W*$", re.I)),
