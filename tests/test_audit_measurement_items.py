@@ -267,3 +267,15 @@ def test_a_chinese_how_to_start_section_states_no_setting_of_the_runs():
             "```python\nimport mii\npipe = mii.pipeline(\"NousResearch/Llama-2-70b-hf\", quantization_mode='wf6af16')\n"
             "response = pipe([\"DeepSpeed is\", \"Seattle is\"], max_new_tokens=128)\nprint(response)\n```\n")
     assert items(text)["output_length_requested"] == "missing"
+
+
+# ---------------------------------------------------------------- request_count
+
+
+def test_repetitions_of_a_single_sequence_benchmark_declare_the_request_count():
+    # SOURCES.md l.84: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8 (Apache-2.0),
+    # e_mnn_riscv_k3_zh.md l.10-11, l.34-42: 5 repetitions per process, 3 fresh processes per scenario.
+    # LABELLING.md request_count: declared for the number of requests; a count derived from flags is declared.
+    text = ("## 1. 性能结论\n\n测试统一使用 8 线程。prefill 使用 pp512，decode 使用 tg128。每个进程内部重复 5 次，\n"
+            "最终结果取 3 个独立进程的算术平均值。\n\n| 模型 | pp512 | tg128 |\n|---|---:|---:|\n| Qwen3-0.6B | 381.24 tok/s | 54.49 tok/s |\n")
+    assert items(text)["request_count"] == "declared"
