@@ -59,3 +59,19 @@ def test_a_speed_up_of_generation_speed_alone_is_no_per_token_figure():
     text = ("- MT-Bench, greedy decoding, batch size 1\n\nSpeed-up is the ratio of generation speed (tokens per second) with Medusa "
             "to the baseline.\n\n| category | speed-up |\n|---|---|\n| coding | 2.6x |\n")
     assert rule(text, "tpot_definition").status == "not_applicable"
+
+
+# ---------------------------------------------------------------- throughput_basis: single-sequence bench tools
+
+
+def test_token_rates_of_a_single_sequence_bench_tool_have_an_evident_basis():
+    # real/batch3/e_mnn_riscv_k3_zh.md l.13-15, l.35-36 (SOURCES.md: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8)
+    mnn = ("| 模型 | pp512 | tg128 |\n|---|---|---|\n| Qwen3-0.6B | **381.24 tok/s** | **54.49 tok/s** |\n\n"
+           "- pp512：一次处理 512 个输入 token\n- tg128：实际连续生成 128 个 token\n")
+    # real/batch4/f_litgpt_quantize.md l.14-19 (SOURCES.md: Lightning-AI/litgpt tutorials/quantize.md @e567dbe)
+    litgpt = ("```bash\nlitgpt generate tiiuae/falcon-7b \\\n  --precision 32-true \\\n  --max_new_tokens 256\n...\n"
+              "Time for inference 1: 6.93 sec total, 36.96 tokens/sec.\n```\n")
+    # LABELLING.md (batch 4): decode tok/s from a named single-sequence bench tool counts as single-stream, so the
+    # rate counts the tokens of one sequence (per-phase for pp/tg)
+    for text in (mnn, litgpt):
+        assert rule(text, "throughput_basis").status == "ok"

@@ -10,6 +10,7 @@ from ..reading.lexicon import icase
 from ..reading.mentions import ratio_claims, figures, tool_named
 from ..findings import TextFinding
 from ..reading.tables import cell_meaning
+from .timing import _SINGLE_SEQUENCE_TOOLS
 
 __all__ = ["cell_labels", "goodput_slo", "throughput_basis"]
 
@@ -60,7 +61,7 @@ def throughput_basis(ctx) -> TextFinding:
                               r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
                               r"single\s+(?:user|session|chat\s+session|request|stream)|"
                               r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
-        or tool_named(ctx)
+        or tool_named(ctx) or ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
     if unlabeled:
         return TextFinding("throughput_basis", "unclear", "a token rate is given without saying which tokens it counts",
                            ctx.d.evidence(unlabeled))
