@@ -75,3 +75,24 @@ def test_token_rates_of_a_single_sequence_bench_tool_have_an_evident_basis():
     # rate counts the tokens of one sequence (per-phase for pp/tg)
     for text in (mnn, litgpt):
         assert rule(text, "throughput_basis").status == "ok"
+
+
+def test_a_figure_in_a_nested_list_item_takes_its_basis_from_the_parent_item():
+    # real/batch2/d_ktransformers_dsv3_zh.md l.42-47 (SOURCES.md: kvcache-ai/ktransformers doc/zh/DeepseekR1_V3_tutorial_zh.md @95009ea)
+    text = ("- **本地 671B DeepSeek-Coder-V3/R1:** 仅使用 14GB 显存和 382GB 内存运行其 Q4_K_M 版本。\n"
+            "  - 预填充(Prefill)速度 (tokens/s):\n"
+            "    - KTransformers: 54.21 (32 核心) → 74.362 (双插槽，2×32 核心)\n"
+            "    - 与 llama.cpp 在 2×32 核心下 10.31 tokens/s 相比，速度提升高达 **27.79 倍**\n"
+            "  - 解码(Decode)速度 (tokens/s):\n"
+            "    - KTransformers: 8.73 (32 核心) → 11.26 (双插槽， 2×32 核心)\n"
+            "    - 与 llama.cpp 在 2×32 核心下 4.51 tokens/s 相比，速度提升高达 **3.03 倍**\n")
+    # prefill and decode tokens are named by the parent items; only the scope is left to judge
+    assert "which tokens" not in rule(text, "throughput_basis").why
+
+
+def test_a_chinese_sentence_wrapped_after_a_comma_is_one_sentence():
+    # real/batch3/e_mnn_riscv_k3_zh.md l.310-311 (SOURCES.md: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8):
+    # the second line's figure is the decode rate the first line names
+    text = ("测试统一使用 8 线程，decode 使用 tg128。\n\n"
+            "针对大矩阵将 decode worker 从 6 增加到 8 的实验结果为 21.95～21.99 tok/s，\n低于 6-worker control 的 22.30～22.37 tok/s。\n")
+    assert rule(text, "throughput_basis").status == "ok"

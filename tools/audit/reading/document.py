@@ -36,7 +36,9 @@ reads the first quarter megabyte of the blocks that hold them."""
 # with a colon and the next line continues in lower case without starting a "key: value" record.
 _MARKUP = re.compile(r"[*`]")
 _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]{3,2000})`(?!`)")
-_SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)")
+# a line break inside a sentence: before a lower-case word, or after a clause comma ("，" / "、" never end a
+# sentence: Chinese and Japanese prose is wrapped anywhere, "实验结果为 21.95 tok/s，\n低于 ... 22.30 tok/s。")
+_SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)|(?<=[，、])\n")
 _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
 # Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
 # separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"

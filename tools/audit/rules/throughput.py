@@ -99,7 +99,23 @@ def _around(ctx, i: int, m) -> str:
     text = ctx.d.plains[i][a:b]
     if ctx.d.w.blocks[i].kind == "table":
         text += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
+    elif ctx.d.w.blocks[i].kind == "list_item":
+        text += " " + _parent_item(ctx, i)
     return text
+
+
+def _parent_item(ctx, i: int) -> str:
+    """The list item a nested item hangs under ("- 解码(Decode)速度 (tokens/s):" over "  - 与 llama.cpp ... 4.51 tokens/s"):
+    a nested figure takes what it counts from its parent, as a table cell takes it from its header."""
+    blocks = ctx.d.w.blocks
+    indent = len(blocks[i].text) - len(blocks[i].text.lstrip())
+    for k in range(i - 1, max(-1, i - 12), -1):
+        if blocks[k].kind != "list_item":
+            break
+        own = len(blocks[k].text) - len(blocks[k].text.lstrip())
+        if own < indent:
+            return ctx.d.plains[k]
+    return ""
 
 
 def cell_labels(ctx, i: int, pos: int) -> str:
