@@ -96,3 +96,15 @@ def test_a_chinese_sentence_wrapped_after_a_comma_is_one_sentence():
     text = ("测试统一使用 8 线程，decode 使用 tg128。\n\n"
             "针对大矩阵将 decode worker 从 6 增加到 8 的实验结果为 21.95～21.99 tok/s，\n低于 6-worker control 的 22.30～22.37 tok/s。\n")
     assert rule(text, "throughput_basis").status == "ok"
+
+
+def test_a_speed_up_claimed_beside_how_to_steps_is_still_a_throughput_claim():
+    # real/batch3/e_tinychat_readme.md l.80-84, 321, 433, 485 (SOURCES.md: mit-han-lab/llm-awq tinychat/README.md @b6ef42c):
+    # a news item inside the Usage section of a write-up that also reports measured latencies
+    text = ("| Model | FP16 latency (ms) | INT4 latency (ms) |\n|---|---|---|\n| LLaMA-3-8B | 17.07 | 6.39 |\n\n## Usage\n\n### Support Visual Language Models (VILA-1.5, VILA, LLaVA, NVILA)\n\n"
+            "5. TinyChat support NVILA now! We adopt W8A8 SmoothQuant for VisionTower and W4A16 quantization for LLM, achieving "
+            "1.3x -3.3x speedup for prefiling satge and nearly 1.5x higher throughput. You can use the commands below to prepare "
+            "the your model and try four basic tasks of NVILA-video model.\n\n```bash\npython nvila_demo.py --model-path $MODEL\n```\n")
+    # LABELLING.md (batch 1): a speed-up with no metric is throughput_basis unclear (not_stated)
+    found = rule(text, "throughput_basis")
+    assert found.status == "unclear" and found.reason == "not_stated"

@@ -23,6 +23,14 @@ def throughput_basis(ctx) -> TextFinding:
         # LABELLING.md: a speed-up with no metric ("1.5x the performance") or a throughput ratio whose tokens are
         # not named falls under throughput_basis, unclear (not_stated)
         ratios = [(i, m) for i, m, kind in ratio_claims(ctx) if kind in ("bare", "throughput")]
+        if not ratios:
+            # a speed-up claimed beside how-to steps ("You can run the minimal example to see the speedup", a news item
+            # with the commands to try it) is still a claim about performance
+            saved, ctx.d.default_scope = ctx.d.default_scope, "any"
+            try:
+                ratios = [(i, m) for i, m, kind in ratio_claims(ctx) if kind in ("bare", "throughput")]
+            finally:
+                ctx.d.default_scope = saved
         if ratios:
             i, m = ratios[0]
             return TextFinding("throughput_basis", "unclear",
