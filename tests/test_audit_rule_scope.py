@@ -108,3 +108,30 @@ def test_a_speed_up_claimed_beside_how_to_steps_is_still_a_throughput_claim():
     # LABELLING.md (batch 1): a speed-up with no metric is throughput_basis unclear (not_stated)
     found = rule(text, "throughput_basis")
     assert found.status == "unclear" and found.reason == "not_stated"
+
+
+# ---------------------------------------------------------------- cache_hit_labeling: reuse without a prefix cache named
+
+
+def test_a_workload_stated_as_reuse_labels_its_cache_hits():
+    # real/batch5/g_lmcache_measuring.txt l.77-78 (SOURCES.md: LMCache/LMCache docs/source/examples/measuring_improvements.rst @54641ca)
+    lmcache = ("Here we show the improvements in Time To First Token (TTFT) using LMCache. We perform this\n"
+               "on a context length of 16384 tokens and reuse the same context for 10 requests.\n")
+    # real/batch1/b_dynamo_embedding_cache.md l.10 (SOURCES.md: ai-dynamo/dynamo docs/benchmarks/embedding_cache.md @39a3fef)
+    dynamo = ("This page reports the performance impact of Dynamo's multimodal frontend-decoding and embedding cache on a "
+              "repeated-image workload, measured against a vanilla `vllm serve` baseline: TTFT p50 1,200 ms vs 2,100 ms.\n")
+    # real/batch1/a_llmd_pd_multitier.md l.31-33 (SOURCES.md: llm-d/llm-d guides/pd-disaggregation/benchmark-results/... @3cfabd6)
+    llmd = ("`guide_pd-disaggregation_1.yaml` sends 5,400 random requests at 45 QPS over a\n120-second window. Mean TTFT was 812 ms. "
+            "Random prompts intentionally provide little reusable prefix state.\n")
+    for text in (lmcache, dynamo, llmd):
+        assert rule(text, "cache_hit_labeling").status == "ok"  # LABELLING.md: ok when cached results are labelled
+
+
+def test_suffix_decoding_draws_on_earlier_outputs_so_its_cache_state_must_be_stated():
+    # real/batch4/f_vllmascend_suffix_decoding.md l.5 (SOURCES.md: vllm-project/vllm-ascend docs/source/tutorials/features/suffix_speculative_decoding.md @92616f3)
+    text = ("Suffix Decoding is an optimization technique for speculative decoding based on pattern matching. It simultaneously "
+            "retrieves repetitive sequences from both the prompt and the generated content.\n\n"
+            "| Dataset | Base TPOT(ms) | Suffix TPOT(ms) |\n|---|---|---|\n| GSM8K | 42.1 | 26.3 |\n")
+    # LABELLING.md (second labelling of batch 2): speculation that drafts from earlier requests falls under cache_hit_labeling
+    found = rule(text, "cache_hit_labeling")
+    assert found.status == "unclear" and found.reason == "not_stated"

@@ -17,7 +17,7 @@ __all__ = ["cache_hit_labeling"]
 def cache_hit_labeling(ctx) -> TextFinding:
     mentions = cache_mentions(ctx) + list(ctx.d.hits(icase(r"second\s+(?:pass|run)|warm\s+(?:run|pass)")))
     if not mentions:
-        return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
+        return _reuse_without_prefix_cache(ctx)
     disabled = cache_disabled(ctx)
     enabled = [h for h in mentions if not within(disabled, h)]
     label = icase(r"hit\s+rate|cache[- ]hits?|hit\s+ratio|never\s+hits|no\s+(?:cache\s+)?hits|\d+(?:\.\d+)?\s*%\s+(?:of\s+)?(?:prompt\s+|prefix\s+)?(?:tokens\s+)?(?:were\s+)?(?:cached|hits|reused)|"
@@ -44,6 +44,30 @@ def cache_hit_labeling(ctx) -> TextFinding:
                            "warm/cold state says how much of the measured load hit the cache", ctx.d.evidence(body_speed))
     return TextFinding("cache_hit_labeling", "unclear", "prefix caching is on but results are not labelled cold or warm",
                        ctx.d.evidence(enabled))
+
+
+# the measured workload stated as one built on reuse ("reuse the same context for 10 requests", "reuse the KV Cache
+# from previous conversations", "a repeated-image workload" for an embedding cache): the cache-hit nature is labelled
+_REUSE_MEASURED = icase(r"\breus(?:e|es|ing)\s+the\s+(?:same\s+(?:context|prefix|prompt|document)s?|KV(?:\s+cache)?\s+(?:from|of)\s+(?:previous|earlier|prior))|"
+                        r"\brepeated[- ](?:image|prompt|context|prefix|document)s?\s+workload|"
+                        r"\b(?:little|no|zero)\s+reusable\s+prefix")
+# speculation that drafts from earlier requests or outputs (LABELLING.md after batch 2: falls under cache_hit_labeling)
+_HISTORY_DRAFTS = icase(r"\bsuffix[- ]decoding\b|\bsuffix[- ]tree\s+(?:speculat|draft)")
+
+
+def _reuse_without_prefix_cache(ctx) -> TextFinding:
+    """No prefix cache is named: reuse can still shape the figures, through a workload built on it or through
+    drafts taken from earlier outputs."""
+    stated = ctx.d.first(_REUSE_MEASURED)
+    if stated:
+        return TextFinding("cache_hit_labeling", "ok", f"the measured workload is stated as one of reuse (line {ctx.d.ev(*_at(stated))[0]})",
+                           ctx.d.evidence([stated]))
+    drafts = ctx.d.first(_HISTORY_DRAFTS)
+    if drafts:
+        return TextFinding("cache_hit_labeling", "unclear", f"suffix decoding (line {ctx.d.ev(*_at(drafts))[0]}) drafts from repeats in "
+                           "earlier prompts and outputs; the state of that history for the reported runs is not stated",
+                           ctx.d.evidence([drafts]), reason="not_stated")
+    return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
 
 
 def _at(hit) -> tuple[int, int]:
