@@ -135,3 +135,22 @@ def test_suffix_decoding_draws_on_earlier_outputs_so_its_cache_state_must_be_sta
     # LABELLING.md (second labelling of batch 2): speculation that drafts from earlier requests falls under cache_hit_labeling
     found = rule(text, "cache_hit_labeling")
     assert found.status == "unclear" and found.reason == "not_stated"
+
+
+# ---------------------------------------------------------------- observation_point: latency figures only
+
+
+def test_throughput_from_a_named_benchmark_has_no_observation_point_to_judge():
+    # real/batch5/g_vllm_pr7117.md l.8-20 (SOURCES.md: vllm-project/vllm pull request #7117, a PR thread with no commit)
+    pr = ("On H100:\n\n```python\npython benchmarks/benchmark_throughput.py --input-len 256 --output-len 256 --model meta-llama/Meta-Llama-3-8B\n```\n\n"
+          "Main branch (3 trials):\n\n```text\nThroughput: 24.32 requests/s, 12453.04 tokens/s\nThroughput: 24.11 requests/s, 12342.76 tokens/s\n```\n")
+    # real/batch4/f_fastllm_benchmark_zh.md l.26-36 (SOURCES.md: ztxz16/fastllm docs/benchmark.md @43cef01)
+    fastllm = ("``` sh\n./benchmark -p ~/chatglm-6b-int4.flm -f ../example/benchmark/prompts/beijing.txt -b 1\n```\n\n"
+               "|              模型 | Data精度 | 平台               | Batch    | 最大推理速度(token / s) |\n|---|---|---|---|---|\n"
+               "| ChatGLM-6b-int4  | float32 |  RTX 4090          |         1 |                  176 |\n"
+               "| ChatGLM-6b-fp16  | float32 |  RTX 4090          |        64 |                 2919 |\n")
+    # LABELLING.md: observation_point applies to latency figures (TTFT, TPOT, ITL, E2E, ms/token)
+    for text in (pr, fastllm):
+        assert rule(text, "observation_point").status == "not_applicable"
+    # a latency figure from the same kind of run keeps the rule
+    assert rule(pr + "\nMean TTFT was 45 ms.\n", "observation_point").status == "ok"

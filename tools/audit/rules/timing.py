@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..reading.lexicon import icase
-from ..reading.mentions import figures, tool_named
+from ..reading.mentions import figures, ratio_claims, tool_named
 from ..findings import TextFinding
 
 __all__ = ["observation_point", "tpot_definition"]
@@ -15,8 +15,11 @@ __all__ = ["observation_point", "tpot_definition"]
 
 def observation_point(ctx) -> TextFinding:
     f = figures(ctx)
+    # LABELLING.md: the rule applies to latency figures; a single-stream decode rate and a ratio of latency count as
+    # latency figures (batches 1 and 2), a throughput alone does not
     if not (f["lat"] or f["rate"] or f["goodput"]):
         return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
+    latency = f["lat"] or f["goodput"] or single_stream_rates(ctx) or [h for h in ratio_claims(ctx) if h[2] == "latency"]
     rx = icase(r"(?:measured?|measures|observed|tim(?:ed|ing)|recorded|taken)\s+(?:\w+\s+){0,2}?(?:at|on|by|from|in|as)\s+(?:the\s+|our\s+|a\s+|each\s+)?"
                r"(?:[\w-]+\s+){0,2}?(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
                r"\bclient\s+(?:runs?|ran|is|was|sits?)\s+(?:on|in|from)\b|"
@@ -31,6 +34,11 @@ def observation_point(ctx) -> TextFinding:
                r"\b[\w-]+\.py\s+(?:takes|took|reports?|measured|gives|gave)\b|"
                r"(?:使用|\busing|\bwith|\bvia|\bran)\s*`?(?:\./)?[\w-]*bench[\w-]*`?(?=[\s,.;:)`]|$)|(?<![\w/])\./[\w-]*bench[\w-]*\b")
     hit = ctx.d.first(rx) or tool_named(ctx)
+    if hit and not latency:
+        # LABELLING.md: the rule applies to latency figures (a single-stream decode rate or a latency ratio among them);
+        # the throughput of a named benchmark run has no observation point to judge
+        return TextFinding("observation_point", "not_applicable", "throughput figures only, from the named benchmark: no latency "
+                           "figure whose timing point matters", ctx.d.evidence([hit]))
     if hit:
         return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
                            ctx.d.evidence([hit]))
