@@ -154,3 +154,32 @@ def test_throughput_from_a_named_benchmark_has_no_observation_point_to_judge():
         assert rule(text, "observation_point").status == "not_applicable"
     # a latency figure from the same kind of run keeps the rule
     assert rule(pr + "\nMean TTFT was 45 ms.\n", "observation_point").status == "ok"
+
+
+# ---------------------------------------------------------------- stack_comparison: results set side by side
+
+
+def test_a_patch_measured_against_the_code_it_changes_is_a_single_variable_comparison():
+    # real/batch4/f_habana_vllmfork_pr233.md l.5-15 (SOURCES.md: HabanaAI/vllm-fork pull request #233, a PR thread with no commit)
+    habana = ("When by default, the performance with below command:\n`VLLM_SKIP_WARMUP=true python benchmark_throughput.py "
+              "--model /local_dataset_2/pytorch/Qwen2-7B-Instruct/ --device hpu --input-len 1000 --output-len 500 --num-prompts 200`\n"
+              "is:\n`Throughput: 1.34 requests/s, 2015.75 tokens/s`\n\n"
+              "After applying this patch, the performance boosts to:\n`Throughput: 2.67 requests/s, 4003.20 tokens/s`\n")
+    # real/batch5/g_vllm_pr7117.md l.8-28 (SOURCES.md: vllm-project/vllm pull request #7117, a PR thread with no commit)
+    vllm = ("On H100:\n\n```python\npython benchmarks/benchmark_throughput.py --input-len 256 --output-len 256\n```\n\n"
+            "Main branch (3 trials):\n\n```text\nThroughput: 24.32 requests/s, 12453.04 tokens/s\n```\n\n"
+            "This PR (3 trials):\n\n```text\nThroughput: 24.52 requests/s, 12555.73 tokens/s\n```\n")
+    # LABELLING.md: ok for a single-variable comparison, where only one element visibly differs
+    for text in (habana, vllm):
+        assert rule(text, "stack_comparison").status == "ok"
+
+
+def test_a_table_of_one_setting_off_and_on_is_a_single_variable_comparison():
+    # real/batch1/a_mlx_examples_pr1069.md l.6-17 (SOURCES.md: ml-explore/mlx-examples pull request #1069, a PR thread with no commit)
+    text = ("On an M2 Ultra (nothing else needed) the #s for Llama 3.1 70B in 16-bit precision look like:\n\n"
+            " | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n")
+    assert rule(text, "stack_comparison").status == "ok"
+    # a table of two setups with no comparison drawn stays not a comparison (LABELLING.md after batch 2)
+    rows = "| model | tok/s |\n|---|---|\n| Llama-3-8B | 27.8 |\n| Llama-3-70B | 2.35 |\n"
+    assert rule(rows, "stack_comparison").status == "not_applicable"

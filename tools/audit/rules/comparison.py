@@ -68,6 +68,10 @@ def stack_comparison(ctx) -> TextFinding:
     single = _single_variable(ctx)
     hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
     if not hits and not single:
+        toggle = _juxtaposed(ctx)
+        if toggle:
+            return TextFinding("stack_comparison", "ok", f"'{_quote(ctx, toggle)}' (line {ctx.d.ev(toggle[0], toggle[1].start())[0]}) "
+                               "sets results with and without one change side by side", ctx.d.evidence([toggle]))
         return TextFinding("stack_comparison", "not_applicable", "nothing is compared")
     hits = hits or [single]
     claim = hits[0]
@@ -108,6 +112,28 @@ def stack_comparison(ctx) -> TextFinding:
     what = ", ".join(s.key for s in sides) if sides else "two results"
     return TextFinding("stack_comparison", "unclear",
                        f"{where} compares {what}; the text does not say what else differed between them", ctx.d.evidence(hits[:2]))
+
+
+# Results set side by side without a comparative word: a patch against the code it changes ("Main branch (3 trials)" /
+# "This PR (3 trials)", "When by default ... After applying this patch"), or a table whose columns are one setting
+# off and on ("| not wired | wired", "| w/o X | w/ X"). Each changes one thing on the same command.
+_PATCH = re.compile(r"\bthis\s+(?:PR|pull\s+request|patch)\b|\bafter\s+(?:applying\s+)?(?:this|the)\s+(?:patch|PR|change|fix)\b", re.I)
+_UNPATCHED = re.compile(r"\b(?:main|master)\s+branch\b|\bby\s+default\b|\bbefore\s+(?:this|the)\s+(?:patch|PR|change)\b", re.I)
+_ON_OFF = re.compile(r"\|\s*(?:not|no|without|w/o)\s+([\w-]+)\s*\|\s*(?:with\s+|w/\s*)?\1\s*(?:\||$)|"
+                     r"\|\s*(?:with\s+|w/\s*)?([\w-]+)\s*\|\s*(?:not|no|without|w/o)\s+\2\s*(?:\||$)", re.I | re.M)
+
+
+def _juxtaposed(ctx):
+    """Where the write-up sets results with and without one change side by side (first hit, or None)."""
+    patch, unpatched = ctx.d.first(_PATCH), ctx.d.first(_UNPATCHED)
+    if patch and unpatched:
+        return patch
+    for i, block in enumerate(ctx.d.w.blocks):
+        if block.kind == "table" and ctx.d.in_view(i, 0):
+            m = _ON_OFF.search(ctx.d.header(i))
+            if m:
+                return i, re.search(r"\S", ctx.d.plains[i])
+    return None
 
 
 def _against_a_bound(ctx, hit) -> bool:
