@@ -183,3 +183,29 @@ def test_a_table_of_one_setting_off_and_on_is_a_single_variable_comparison():
     # a table of two setups with no comparison drawn stays not a comparison (LABELLING.md after batch 2)
     rows = "| model | tok/s |\n|---|---|\n| Llama-3-8B | 27.8 |\n| Llama-3-70B | 2.35 |\n"
     assert rule(rows, "stack_comparison").status == "not_applicable"
+
+
+# ---------------------------------------------------------------- capacity_vs_workload: a context capacity stated
+
+
+def test_a_context_capacity_kept_apart_from_the_measured_load_is_ok():
+    measured = "\n\n| model | decode tok/s |\n|---|---|\n| A | 25.4 |\n"
+    # real/batch2/c_rtpllm_dspark_vs_vllm.md l.31 (SOURCES.md: alibaba/rtp-llm docs/benchmark/qwen3_dspark_vllm_analysis.md @2228f42)
+    rtp = "| Setting | RTP-LLM | vLLM |\n|---|---|---|\n| Context limit | 20,480 | 20,480 |\n"
+    # real/batch4/f_executorch_gemma4.md l.50 (SOURCES.md: pytorch/executorch examples/models/gemma4/README.md @33419c0)
+    et = "Default export includes all modalities (audio + vision + text). Default context length: 1024 tokens (`--max_seq_len`).\n"
+    # real/batch2/c_minicpm_readme_zh.md l.431 (SOURCES.md: OpenBMB/MiniCPM README.md @c741205)
+    minicpm = "Minicpm4.1 原生支持 65,536 tokens 的上下文长度。\n"
+    # real/batch2/c_exllamav2_readme.md l.185 (SOURCES.md: turboderp/exllamav2 README.md @b9c025b)
+    exl = "none of them uses GQA which effectively limits the context size to 2048.\n"
+    # LABELLING.md: capacity_vs_workload applies when a capacity figure (configured max context) appears; ok when kept apart
+    for text in (rtp, et, minicpm, exl):
+        assert rule(text + measured, "capacity_vs_workload").status == "ok"
+
+
+def test_context_lengths_a_benchmark_ran_and_a_feature_without_a_figure_are_no_capacity():
+    # real/batch2/c_fastdeploy_plas_zh.md l.47 (SOURCES.md: PaddlePaddle/FastDeploy docs/zh/features/plas_attention.md @0008fbe): the evaluated lengths are workload
+    assert rule("我们在 LongBenchV2 和 Ruler（上下文长度分别为 32K、64K 和 128K）上评估了全注意力和稀疏注意力的精度。\n",
+                "capacity_vs_workload").status == "not_applicable"
+    # real/batch4/f_vllmascend_issue4395_zh.md l.29 (SOURCES.md: vllm-project/vllm-ascend issue #4395): no figure
+    assert rule("同时vllm支持更长上下文，更多外围能力如multi content。\n", "capacity_vs_workload").status == "not_applicable"

@@ -14,7 +14,11 @@ def capacity_vs_workload(ctx) -> TextFinding:
                 r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d|"
                 r"(?:free|left|available|room)\s+for\s+(?:the\s+)?KV\b|"
                 r"supports?\s+(?:up\s+to\s+)?\d[\d,]*\s+(?:concurrent|simultaneous|users|requests|sequences|sessions)|"
-                r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|\d[\d,.]*\s*[kM]?[- ]tokens?\s+KV[- ]cache|\d[\d,.]*\s*[kM]?\s+(?:HBM\s+|GPU\s+)?KV(?:[- ]cache)?\s+tokens\b|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d")
+                r"\d[\d,.]*k?\s+tokens?\s+of\s+KV|\d[\d,.]*\s*[kM]?[- ]tokens?\s+KV[- ]cache|\d[\d,.]*\s*[kM]?\s+(?:HBM\s+|GPU\s+)?KV(?:[- ]cache)?\s+tokens\b|(?:context\s+(?:window|length)|max[-_ ]model[-_ ]len)\s+(?:of|is|=)\s+\d|"
+                # a context capacity stated as a limit or a model's support ("Context limit | 20,480", "Default context length:
+                # 1024 tokens", "原生支持 65,536 tokens 的上下文长度", "上下文长度 | 4K", "limits the context size to 2048")
+                r"context\s+limit\b[^.\n]{0,12}?\d|(?:default|max(?:imum)?|native)\s+context(?:\s+(?:length|window|size))?\s*(?:of|is|=|:)\s*\d|"
+                r"limits?\s+the\s+context(?:\s+size)?\s+to\s+\d|(?:支持|原生|最大|最长|默认)[^。\n\d]{0,4}\d[\d,.]*\s*[kK]?[^。\n]{0,12}?上下文|上下文(?:长度|窗口)[^。\n|]{0,20}\|[^|\n]{0,12}\d")
     prose = ("paragraph", "list_item", "heading", "quote")
     misread = icase(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
                     r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
