@@ -209,3 +209,14 @@ def test_context_lengths_a_benchmark_ran_and_a_feature_without_a_figure_are_no_c
                 "capacity_vs_workload").status == "not_applicable"
     # real/batch4/f_vllmascend_issue4395_zh.md l.29 (SOURCES.md: vllm-project/vllm-ascend issue #4395): no figure
     assert rule("同时vllm支持更长上下文，更多外围能力如multi content。\n", "capacity_vs_workload").status == "not_applicable"
+
+
+def test_a_generation_printout_with_its_total_time_is_a_single_stream_decode_rate():
+    # real/batch4/f_litgpt_quantize.md l.14-19 (SOURCES.md: Lightning-AI/litgpt tutorials/quantize.md @e567dbe):
+    # "6.93 sec total" is the time of the run, not total tokens; the rate is litgpt generate's generated tokens / time
+    text = ("```bash\nlitgpt generate tiiuae/falcon-7b \\\n  --precision 32-true \\\n  --max_new_tokens 256\n...\n"
+            "Time for inference 1: 6.93 sec total, 36.96 tokens/sec.\n```\n")
+    # LABELLING.md (batch 4): decode tok/s from a named single-sequence tool is single-stream; a requested output of 64 or
+    # more counts as the stated output (batch 1 adjudication); the tool fixes the definition
+    assert rule(text, "steady_decode").status == "ok"
+    assert rule(text, "tpot_definition").status == "ok"

@@ -64,7 +64,8 @@ def decode_rates(ctx):
     if "decode" in ctx.cache:
         return ctx.cache["decode"]
     out = []
-    prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|\btotal\b", re.I)
+    # "total" tokens, not a total time ("6.93 sec total, 36.96 tokens/sec" is one generation's printout)
+    prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|(?<!sec\s)(?<!\ds\s)\btotal\b(?!\s+(?:time|duration|latency|elapsed))", re.I)
     decode = re.compile(r"output|generat|decode|\btg\d+", re.I)
     # a whole-run throughput (a table column "throughput", "aggregate") is not a decode rate unless it is per
     # user or per stream (LABELLING.md: aggregate whole-run throughput alone is not a decode-rate figure)

@@ -88,7 +88,7 @@ def tpot_definition(ctx) -> TextFinding:
 
 # the measuring tools whose per-token latency (or decode rate) definition is fixed by their own code
 _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
-                        r"inference-perf|guidellm|mlx_lm\.generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
+                        r"inference-perf|guidellm|mlx_lm\.generate|litgpt\s+generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
                         r"token_benchmark_ray|optimum-benchmark")
 # single-stream stated: per user/request/stream, batch 1, one request at a time, or a single-sequence bench tool
 _PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|sequence|batch)|"
