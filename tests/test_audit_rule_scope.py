@@ -220,3 +220,12 @@ def test_a_generation_printout_with_its_total_time_is_a_single_stream_decode_rat
     # more counts as the stated output (batch 1 adjudication); the tool fixes the definition
     assert rule(text, "steady_decode").status == "ok"
     assert rule(text, "tpot_definition").status == "ok"
+
+
+def test_a_latency_ratio_measured_by_named_clients_has_its_observation_point():
+    # real/batch1/a_deepspeed_fp6_zh.md l.72, l.85 (SOURCES.md: microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md @38327e0)
+    zh = ("我们在两个A100 GPU-80G上评估了LLaMA-2-70b模型使用FP6量化的服务性能，实现了1.5倍的推理延迟减少和3.5倍的推理吞吐量增加，与FP16基线相比。\n\n"
+          "图1：在DeepSpeed-MII中，使用128个请求和32个客户端，对LLaMA-2-70B模型在2xA100-80g上进行端到端服务性能测试。\n")
+    # LABELLING.md (batch 2): a ratio of latency is a latency figure; observation_point is ok when the measuring client is named
+    assert rule(zh, "observation_point").status == "ok"
+    assert rule(zh.split("\n\n")[0] + "\n", "observation_point").status == "unclear"

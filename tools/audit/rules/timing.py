@@ -17,9 +17,10 @@ def observation_point(ctx) -> TextFinding:
     f = figures(ctx)
     # LABELLING.md: the rule applies to latency figures; a single-stream decode rate and a ratio of latency count as
     # latency figures (batches 1 and 2), a throughput alone does not
-    if not (f["lat"] or f["rate"] or f["goodput"]):
+    ratios = [h for h in ratio_claims(ctx) if h[2] == "latency"]  # "1.5倍的推理延迟减少": a latency figure too
+    if not (f["lat"] or f["rate"] or f["goodput"] or ratios):
         return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
-    latency = f["lat"] or f["goodput"] or single_stream_rates(ctx) or [h for h in ratio_claims(ctx) if h[2] == "latency"]
+    latency = f["lat"] or f["goodput"] or single_stream_rates(ctx) or ratios
     rx = icase(r"(?:measured?|measures|observed|tim(?:ed|ing)|recorded|taken)\s+(?:\w+\s+){0,2}?(?:at|on|by|from|in|as)\s+(?:the\s+|our\s+|a\s+|each\s+)?"
                r"(?:[\w-]+\s+){0,2}?(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
                r"\bclient\s+(?:runs?|ran|is|was|sits?)\s+(?:on|in|from)\b|"
@@ -30,6 +31,8 @@ def observation_point(ctx) -> TextFinding:
                r"\b[\w-]*(?:bench|client|load|stress|driver|request|perf)[\w-]*\.py\b|\bbenchmark\s+(?:driver|script|client|harness)\b|"
                r"\b(?:simulated\s+)?(?:clients?|users?)\s+(?:\w+\s+)?(?:send|sent|sends|sending|issue[sd]?|submit(?:ted|s)?)\s+(?:\w+\s+)?requests\b|"
                r"\bsimulated\s+(?:clients|users)\b|"
+               # the same in Chinese and Japanese: "使用128个请求和32个客户端", "複数のクライアント（1から32まで）... リクエストを送信"
+               r"\d+\s*个\s*客户端|客户端[^。\n]{0,20}?(?:发送|发出)[^。\n]{0,10}?请求|クライアント[^。\n]{0,40}?リクエスト[^。\n]{0,20}?送信|"
                # a named script or bench binary that produced the figures ("X.py takes 14.41 seconds", "MNN 使用 llm_bench")
                r"\b[\w-]+\.py\s+(?:takes|took|reports?|measured|gives|gave)\b|"
                r"(?:使用|\busing|\bwith|\bvia|\bran)\s*`?(?:\./)?[\w-]*bench[\w-]*`?(?=[\s,.;:)`]|$)|(?<![\w/])\./[\w-]*bench[\w-]*\b")
