@@ -229,3 +229,14 @@ def test_a_latency_ratio_measured_by_named_clients_has_its_observation_point():
     # LABELLING.md (batch 2): a ratio of latency is a latency figure; observation_point is ok when the measuring client is named
     assert rule(zh, "observation_point").status == "ok"
     assert rule(zh.split("\n\n")[0] + "\n", "observation_point").status == "unclear"
+
+
+def test_an_in_process_tool_named_for_the_figures_is_their_observation_point():
+    # real/batch3/e_hf_awq_ko.md l.115-121, l.141 (SOURCES.md: huggingface/transformers docs/source/ko/quantization/awq.md @2f42d43)
+    text = ("모델은 `batch_size=1` 로 성능 평가되었습니다.\n\n"
+            "|   배치 크기  |   프리필 길이 |   디코드 길이 |   프리필 토큰/초 |   디코드 토큰/초  |\n|---|---|---|---|---|\n"
+            "|            1 |               32 |              32 |            60.0984 |           38.4537 |\n\n"
+            "퓨즈된 모듈 및 퓨즈되지 않은 모듈의 속도와 처리량은 [optimum-benchmark](https://github.com/huggingface/optimum-benchmark)"
+            "라이브러리를 사용하여 테스트 되었습니다.\n")
+    # LABELLING.md (batch 1, offline runs): latency figures taken in-process, ok when the tool or script is named
+    assert rule(text, "observation_point").status == "ok"

@@ -36,7 +36,8 @@ def observation_point(ctx) -> TextFinding:
                # a named script or bench binary that produced the figures ("X.py takes 14.41 seconds", "MNN 使用 llm_bench")
                r"\b[\w-]+\.py\s+(?:takes|took|reports?|measured|gives|gave)\b|"
                r"(?:使用|\busing|\bwith|\bvia|\bran)\s*`?(?:\./)?[\w-]*bench[\w-]*`?(?=[\s,.;:)`]|$)|(?<![\w/])\./[\w-]*bench[\w-]*\b")
-    hit = ctx.d.first(rx) or tool_named(ctx)
+    # an in-process tool that times its own runs (optimum-benchmark, litgpt generate, llama-bench) is named too
+    hit = ctx.d.first(rx) or tool_named(ctx) or ctx.d.first(_DEFINING_TOOLS) or ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
     if hit and not latency:
         # LABELLING.md: the rule applies to latency figures (a single-stream decode rate or a latency ratio among them);
         # the throughput of a named benchmark run has no observation point to judge
