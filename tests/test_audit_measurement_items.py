@@ -155,6 +155,24 @@ def test_a_dataset_named_in_chinese_leaves_prefix_sharing_partial():
     assert items(text)["distinct_prefixes"] == "partial"
 
 
+# ---------------------------------------------------------------- prefix_cache_state
+
+
+def test_kv_reuse_across_requests_without_each_runs_cache_state_is_partial():
+    # LABELLING.md (after adjudicating batch 1): when the cache itself is benchmarked, declared needs the cache state
+    # at the start of each compared run; reuse alone is partial.
+    # SOURCES.md l.116: LMCache/LMCache docs/source/examples/measuring_improvements.rst @54641ca (Apache-2.0),
+    # g_lmcache_measuring.txt l.76-78
+    lmcache = ("Performance metrics\n\nHere we show the improvements in Time To First Token (TTFT) using LMCache. We perform "
+               "this on a context length of 16384 tokens and reuse the same context for 10 requests.\n")
+    assert items(lmcache)["prefix_cache_state"] == "partial"
+    # SOURCES.md l.77: mit-han-lab/llm-awq tinychat/README.md @b6ef42c (MIT), e_tinychat_readme.md l.219-223
+    tinychat = ("In TinyChat 2.0, we introduce chunk-prefilling optimization for multi-round dialogues. For multi-turn inputs, "
+                "TinyChat will reuse the KV Cache from previous conversations without recomputing them.\n\n#### RTX 4090 Results\n\n"
+                "| History | TTFT (ms) |\n|---|---|\n| 1024 | 41 |\n")
+    assert items(tinychat)["prefix_cache_state"] == "partial"
+
+
 # ---------------------------------------------------------------- flag glossaries
 
 

@@ -56,6 +56,7 @@ def prefix_cache_state(ctx) -> TextFinding:
     # A freshly (re)started server implies a cold cache without saying so.
     partial += list(ctx.d.hits(icase(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
                                      r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted")))
+    partial += list(ctx.d.hits(vague_phrases("prefix_cache_state")))  # KV or context reuse, state at each run's start open
     return status_of(ctx, "prefix_cache_state", declared, partial, "prefix-cache state",
                      "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
 
