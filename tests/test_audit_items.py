@@ -260,6 +260,16 @@ def test_the_word_gpu_inside_a_flag_or_a_model_id_is_no_hardware():
 # ---------------------------------------------------------------- model_artifact
 
 
+def test_a_model_name_touching_chinese_or_japanese_text_is_read_up_to_the_ascii_word():
+    # SOURCES.md a_deepspeed_fp6_zh: microsoft/DeepSpeed blogs/deepspeed-fp6/03-05-2024/README-Chinese.md @38327e0, l.65
+    # (cut): 'LLaMA-70b模型' has no version, its size must not be read as one (LABELLING.md: 'Llama 70B' is partial)
+    text = "# DeepSpeed-FP6\n\n通过FP6量化实现的FP6内核使LLaMA-70b模型能够在单个A100 GPU上运行，性能比FP16基准高出1.69到2.65倍。\n"
+    assert items(text)["model_artifact"] == "partial"
+    # SOURCES.md a_deepspeed_fastgen_ja: l.150 (cut): with the version, the same glued name picks the base checkpoint
+    text = "# DeepSpeed-FastGen\n\n4台の A100 GPUとLlama-2 70Bを使用したテキスト生成では、2倍高いスループット（1.36 rps）を示します。\n"
+    assert items(text)["model_artifact"] == "declared"
+
+
 def test_a_weights_file_of_an_on_device_runtime_names_the_checkpoint():
     # SOURCES.md f_executorch_gemma4: pytorch/executorch examples/models/gemma4/README.md @33419c0, l.176-184 (cut): each
     # row names its exported program file (LABELLING.md: a file name declares model_artifact, as '*.gguf' does)

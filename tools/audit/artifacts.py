@@ -29,7 +29,8 @@ _WEIGHTS_FILE = icase(r"[\w.-]+\.(?:" + patterns("weight_files", "extensions") +
 _TAG = icase(r"(?<![\w/.-])(?:" + FAMILIES + r")[\w.]*:[\w.-]*\d[\w.-]*")  # ollama tags: "llama3.1:8b"
 # A model name as written: the family, then the words that belong to it ("Llama 3.1 8B Instruct",
 # "Qwen2.5-7B-Instruct", "LLaMA-2-70b", "Vicuna 13B v1.3", "ERNIE-4.5-300B-A47B").
-_NAME = icase(r"(?<![A-Za-z0-9_/.-])(?:meta[-\s])?(?:" + FAMILIES + r")(?:[\w.]*)(?:(?:[-\s](?=[\w.]*\d)|-)[\w.]+){0,5}")
+# ASCII words only: in Chinese or Japanese text the name touches other word characters ("LLaMA-70b模型", "Llama 2 70Bモデル").
+_NAME = icase(r"(?<![A-Za-z0-9_/.-])(?:meta[-\s])?(?:" + FAMILIES + r")(?:[A-Za-z0-9_.]*)(?:(?:[-\s](?=[A-Za-z0-9_.]*\d)|-)[A-Za-z0-9_.]+){0,5}")
 _SIZE = re.compile(r"(?i)(?<![A-Za-z])(?:\d+x)?\d+(?:\.\d+)?\s?[bm](?![A-Za-z])|\b(?:small|medium|large|xl)\b")
 _VERSION = re.compile(r"(?i)^(?:meta[-\s])?[a-z-]+?[-\s]?v?\d+(?:\.\d+)?(?![\d.]*\s?[bm]\b)|[-\s]v\d+(?:\.\d+)?\b|-\d{4}\b")
 _DRAFTER = re.compile(r"(?i)eagle|medusa|draft|specul|accelerator|\bmtp\b|lookahead|redrafter")
