@@ -240,3 +240,15 @@ def test_an_in_process_tool_named_for_the_figures_is_their_observation_point():
             "라이브러리를 사용하여 테스트 되었습니다.\n")
     # LABELLING.md (batch 1, offline runs): latency figures taken in-process, ok when the tool or script is named
     assert rule(text, "observation_point").status == "ok"
+
+
+def test_a_per_token_rate_from_a_benchmark_that_defines_it_has_its_definition():
+    # real/batch3/e_mnn_riscv_k3_zh.md l.13-15, l.35-36 (SOURCES.md: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8)
+    mnn = ("| 模型 | pp512 | tg128 |\n|---|---|---|\n| Qwen3-0.6B | **381.24 tok/s** | **54.49 tok/s** |\n\n"
+           "- pp512：一次处理 512 个输入 token\n- tg128：实际连续生成 128 个 token\n")
+    # real/batch4/f_vllmascend_suffix_decoding.md l.18, l.151 (SOURCES.md: vllm-project/vllm-ascend .../suffix_speculative_decoding.md @92616f3)
+    ascend = ("The benchmarking tool used in this tutorial is AISBench, which supports performance testing for all the datasets.\n\n"
+              "| Dataset | Avg Output | Base TPOT(ms) | Suffix TPOT(ms) |\n|---|---|---|---|\n| GSM8K | 231 | 42.1 | 26.3 |\n")
+    # LABELLING.md: tpot_definition is ok when the measuring tool fixes the definition
+    for text in (mnn, ascend):
+        assert rule(text, "tpot_definition").status == "ok"

@@ -93,7 +93,7 @@ def tpot_definition(ctx) -> TextFinding:
 # the measuring tools whose per-token latency (or decode rate) definition is fixed by their own code
 _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
                         r"inference-perf|guidellm|mlx_lm\.generate|litgpt\s+generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
-                        r"token_benchmark_ray|optimum-benchmark")
+                        r"token_benchmark_ray|optimum-benchmark|\baisbench\b|\btg\d{2,}\b")
 # single-stream stated: per user/request/stream, batch 1, one request at a time, or a single-sequence bench tool
 _PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|sequence|batch)|"
                     r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
