@@ -252,3 +252,12 @@ def test_a_per_token_rate_from_a_benchmark_that_defines_it_has_its_definition():
     # LABELLING.md: tpot_definition is ok when the measuring tool fixes the definition
     for text in (mnn, ascend):
         assert rule(text, "tpot_definition").status == "ok"
+
+
+def test_input_and_output_lengths_in_the_sentence_do_not_say_which_tokens_a_rate_counts():
+    # real/batch2/c_nanoflow_readme.md l.67 (SOURCES.md: efeslab/Nanoflow README.md @d6b381e)
+    text = ("We evaluate the offline throughput of NanoFlow (tokens per second per GPU) on these LLMs with constant length of "
+            "input 1024 and output 512: 1,212 tokens per second per GPU for LLaMA-2-70B.\n")
+    # LABELLING.md: unclear when a bare tokens/s leaves the basis (input, output or total tokens) open
+    assert rule(text, "throughput_basis").status == "unclear"
+    assert rule(text.replace("(tokens per second per GPU)", "(output tokens per second per GPU)"), "throughput_basis").status == "ok"

@@ -37,7 +37,7 @@ def throughput_basis(ctx) -> TextFinding:
                                f"the ratio '{m.group(0)}' (line {ctx.d.ev(i, m.start())[0]}) does not say what is counted "
                                "(tokens or requests, aggregate or per user)", ctx.d.evidence(ratios[:2]))
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
-    basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|output|input|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|\bgen\b|"
+    basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|(?:output|input)(?!\s+(?:of\s+)?(?:len\w*|length|seq\w*|\d))|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|\bgen\b|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
