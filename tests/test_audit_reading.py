@@ -224,6 +224,15 @@ def test_an_rst_overline_title_is_the_title_words_only():
     assert writeup.blocks[-1].text.strip() == "Text." and writeup.blocks[-1].section == "Arctic Speculator"
 
 
+def test_a_table_spans_the_lines_the_gfm_table_rule_gives_it():
+    # GFM tables as markdown-it reads them: a table may interrupt a paragraph, a row with fewer cells is still a
+    # row, and a block quote or a blank line ends the table. (Only each table's extent is kept, not its cells.)
+    text = ("Results:\n| engine | tok/s |\n|---|---:|\n| vLLM | 1,200 |\n| SGLang |\n> quoted\n\n"
+            "| a | b |\n| - | - |\n| 1 | 2 |\n\nAfter.\n")
+    blocks = [(b.kind, b.first_line, b.last_line) for b in parse_writeup(text).blocks]
+    assert blocks == [("paragraph", 1, 1), ("table", 2, 5), ("quote", 6, 6), ("table", 8, 10), ("paragraph", 12, 12)]
+
+
 def test_an_excerpt_is_cut_at_whole_words_and_marked_where_cut():
     text = ("Speculative decoding cuts the per-token decode latency (from ~1.47 ms/token to ~0.47 ms/token) "
             "relative to vLLM v0.8.4 on one H100.\n")

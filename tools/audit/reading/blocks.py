@@ -10,9 +10,10 @@ commands, tables and footnotes, and a finding must quote what the author wrote.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -102,6 +103,53 @@ def quote_line(line: str, column: int = 0, *, width: int = 160) -> str:
     return ("..." if start else "") + piece + ("..." if start + width < len(stripped) else "")
 
 
+class _Dropped:
+    """Stands in for a row or cell token of a table: takes the attributes the table rule sets, then is dropped."""
+
+    map: Any
+    attrs: Any
+    content: Any
+    children: Any
+
+
+_TABLE_TOKENS = ("table_open", "table_close")
+
+
+def _table_outline(state: Any, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's own table rule (GFM), keeping only the table_open and table_close tokens.
+
+    A table becomes one block read from its source lines, so only where it starts and ends matters (the
+    table_open token's map). The stock rule also pushes about five tokens per cell, which on a write-up
+    made of tables was most of the parse. While it runs here, its other tokens go to a throw-away object:
+    the stock rule still decides where every table starts and ends, so the blocks are the same.
+    """
+    from markdown_it.rules_block.table import table
+
+    push = state.push
+
+    def outline_push(ttype: str, tag: str, nesting: int) -> Any:
+        # the dropped tokens open and close in pairs inside the table, so the nesting level stays right
+        return push(ttype, tag, nesting) if ttype in _TABLE_TOKENS else _Dropped()
+
+    state.push = outline_push
+    try:
+        return table(state, start, end, silent)
+    finally:
+        del state.push  # back to StateBlock.push
+
+
+@functools.cache
+def _parser() -> Any:
+    """CommonMark plus tables, block structure only: the inline pass (emphasis, links) is not needed and
+    dominated parse time, and so did the tokens of table cells (``_table_outline``)."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table").disable("inline")
+    # same rule chains as markdown-it's own table rule (parser_block.py): a table can interrupt a paragraph
+    md.block.ruler.at("table", _table_outline, {"alt": ["paragraph", "reference"]})
+    return md
+
+
 def parse_writeup(text: str) -> Writeup:
     """Parse markdown or plain text into blocks with 1-based line ranges.
 
@@ -109,15 +157,12 @@ def parse_writeup(text: str) -> Writeup:
     >>> [(b.kind, b.first_line, b.section) for b in w.blocks]
     [('heading', 1, 'Title'), ('paragraph', 3, 'Title')]
     """
-    from markdown_it import MarkdownIt
-
     # Split exactly where markdown-it does (\r\n, \r, \n), not with str.splitlines(), which also breaks on
     # \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029 and would shift every later line number.
     lines = _NEWLINE.split(text)
     if lines and lines[-1] == "":
         lines.pop()
-    # Block structure only: the inline pass (emphasis, links) is not needed and dominates parse time.
-    tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(text)
+    tokens = _parser().parse(text)
     blocks: list[Block] = []
     section = "(top)"
     title: str | None = None
