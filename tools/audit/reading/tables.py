@@ -206,12 +206,14 @@ def labelled_cells(table: Table, label: re.Pattern[str], *, value: re.Pattern[st
     value = value or re.compile(r"\d")
     cols = [c for c, h in enumerate(table.header) if h.text and label.search(h.text + " " + _gloss(table, h.text))]
     head = [h.text for h in table.header]
+    # row labels are read unless the header over them matches too (then the first column is a match already)
+    by_rows = rows_too and not label.search(head[0] if head else "")
     for r, row in enumerate(table.rows):
         name = row[0].text if row else ""
         for c in cols:
             if c < len(row) and row[c].text and value.search(row[c].text):
                 yield r, c, row[c], head[c], name if c else ""
-        if rows_too and name and not label.search(head[0] if head else "") and label.search(name + " " + _gloss(table, name)):
+        if by_rows and name and label.search(name + " " + _gloss(table, name)):
             for c, cell in enumerate(row[1:], 1):
                 if c not in cols and cell.text and value.search(cell.text):
                     yield r, c, cell, name, head[c] if c < len(head) else ""
