@@ -398,14 +398,14 @@ class Document:
             rx = guarded(rx.pattern, rx.flags) or rx  # same matches, positions that cannot start one skipped
             view = self._views[scope] if scope != "any" else None
             blocks = self.w.blocks
-            chosen = [i for i in order if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != [])]
-            read = 0
-            for k in range(len(chosen)):  # the scan budget: the first MAX_SCAN characters of the candidate blocks
-                read += len(texts[chosen[k]])
-                if read > MAX_SCAN:
-                    self.budget_hit = True
-                    chosen = chosen[:k + 1]
-                    break
+            chosen, read = [], 0
+            for i in order:  # the scan budget: the first MAX_SCAN characters of the candidate blocks (no further look)
+                if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != []):
+                    chosen.append(i)
+                    read += len(texts[i])
+                    if read > MAX_SCAN:
+                        self.budget_hit = True
+                        break
             self._hits[key] = _Memo(self._scan(rx, texts, chosen, view))
         return iter(self._hits[key])
 
