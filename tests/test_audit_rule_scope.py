@@ -261,3 +261,25 @@ def test_input_and_output_lengths_in_the_sentence_do_not_say_which_tokens_a_rate
     # LABELLING.md: unclear when a bare tokens/s leaves the basis (input, output or total tokens) open
     assert rule(text, "throughput_basis").status == "unclear"
     assert rule(text.replace("(tokens per second per GPU)", "(output tokens per second per GPU)"), "throughput_basis").status == "ok"
+
+
+def test_throughput_alone_has_no_observation_point_to_judge_even_with_no_tool_named():
+    # real/batch2/c_exllamav2_readme.md l.58-67 (SOURCES.md row 63: turboderp/exllamav2 README.md @b9c025b)
+    exllama = ("## Performance\n\nSome quick tests to compare performance with ExLlama V1. There may be more performance "
+               "optimizations in the future,\nand speeds will vary across GPUs, with slow CPUs still being a potential bottleneck:\n\n"
+               "| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |\n"
+               "|------------|--------------|-------|-------|-----|---------|-------------|\n"
+               "| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |\n"
+               "| Llama      | GPTQ         | 13B   | 128   | no  | 110 t/s | **114** t/s |\n"
+               "| Llama      | GPTQ         | 33B   | 128   | yes | 44 t/s  | **48** t/s  |\n")
+    # LABELLING.md: observation_point applies to latency figures; generation rates with no stream count are throughput
+    assert rule(exllama, "observation_point").status == "not_applicable"
+    # real/batch3/e_tinychat_readme.md l.75-86 (SOURCES.md row 77: mit-han-lab/llm-awq tinychat/README.md @b6ef42c):
+    # a per-token latency in ms with nothing saying where it was timed
+    tinychat = ("### Decoding Speed\n\nWe benchmarked the per-token generation latency for the decoding stage in the following tables.\n\n"
+                "#### RTX 4090 Results\n\n| Model       | FP16 latency (ms) | INT4 latency (ms) | Speedup |\n"
+                "| ----------- |:-----------------:|:-----------------:|:-------:|\n"
+                "| LLaMA-3-8B  | 17.07             | 6.39              | 2.69x   |\n"
+                "| LLaMA-2-7B  | 15.50             | 5.28              | 2.94x   |\n")
+    found = rule(tinychat, "observation_point")
+    assert found.status == "unclear" and found.reason == "not_stated"

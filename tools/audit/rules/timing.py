@@ -20,7 +20,9 @@ def observation_point(ctx) -> TextFinding:
     ratios = [h for h in ratio_claims(ctx) if h[2] == "latency"]  # "1.5倍的推理延迟减少": a latency figure too
     if not (f["lat"] or f["rate"] or f["goodput"] or ratios):
         return TextFinding("observation_point", "not_applicable", "no latency or throughput figure reported")
-    latency = f["lat"] or f["goodput"] or single_stream_rates(ctx) or ratios
+    # "gets its first token in ~72 ms" is a TTFT too, and a decode rate of the one user a write-up states is single-stream
+    latency = (f["lat"] or f["goodput"] or single_stream_rates(ctx) or ratios or list(ctx.d.hits(_FIRST_TOKEN_TIME))
+               or _one_user_decode(ctx))
     rx = icase(r"(?:measured?|measures|observed|tim(?:ed|ing)|recorded|taken)\s+(?:\w+\s+){0,2}?(?:at|on|by|from|in|as)\s+(?:the\s+|our\s+|a\s+|each\s+)?"
                r"(?:[\w-]+\s+){0,2}?(?:client|server|load\s*gen\w*|engine|gateway|proxy|harness)|"
                r"\bclient\s+(?:runs?|ran|is|was|sits?)\s+(?:on|in|from)\b|"
@@ -38,11 +40,11 @@ def observation_point(ctx) -> TextFinding:
                r"(?:使用|\busing|\bwith|\bvia|\bran)\s*`?(?:\./)?[\w-]*bench[\w-]*`?(?=[\s,.;:)`]|$)|(?<![\w/])\./[\w-]*bench[\w-]*\b")
     # an in-process tool that times its own runs (optimum-benchmark, litgpt generate, llama-bench) is named too
     hit = ctx.d.first(rx) or tool_named(ctx) or ctx.d.first(_DEFINING_TOOLS) or ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
-    if hit and not latency:
+    if not latency:
         # LABELLING.md: the rule applies to latency figures (a single-stream decode rate or a latency ratio among them);
-        # the throughput of a named benchmark run has no observation point to judge
-        return TextFinding("observation_point", "not_applicable", "throughput figures only, from the named benchmark: no latency "
-                           "figure whose timing point matters", ctx.d.evidence([hit]))
+        # throughput figures alone have no observation point to judge, whether or not a benchmark tool is named
+        return TextFinding("observation_point", "not_applicable", "throughput figures only: no latency figure whose timing "
+                           "point matters", ctx.d.evidence([hit] if hit else f["rate"][:1]))
     if hit:
         return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
                            ctx.d.evidence([hit]))
@@ -99,6 +101,25 @@ _PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:use
                     r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
                     r"\btg\d{2,}\b")
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
+
+
+# one user or session stated anywhere in the write-up ("That's single user", "for a single chat session"), or batch 1
+_ONE_USER = icase(r"\bsingle\s+(?:chat\s+)?(?:user|session|stream)\b|\bone\s+(?:user|chat\s+session)\b|"
+                  r"\bbatch[\s_-]*size\s*(?:of\s+|=\s*|:\s*)?1\b|\bbs\s*=\s*1\b")
+# the first token's time given as a duration ("gets its first token in ~72 ms"): a TTFT figure
+_FIRST_TOKEN_TIME = icase(r"first\s+token\s+(?:in|after|within)\s+(?:about\s+|~\s*|≈\s*)?\d[\d,.]*\s*(?:ms|s|seconds?)\b")
+
+
+def _one_user_decode(ctx) -> list:
+    """Decode rates and ratios of generation speed in a write-up that states one user or session (or batch 1), on any
+    line, and no larger batch or concurrency anywhere: single-stream decode rates, so latency figures for
+    observation_point (LABELLING.md)."""
+    from ..reading.mentions import decode_rates
+    from .throughput import _MANY_STREAMS
+
+    if not ctx.d.first(_ONE_USER) or ctx.d.first(_MANY_STREAMS):
+        return []
+    return decode_rates(ctx) + [h for h in ratio_claims(ctx) if h[2] == "decode"]
 
 
 def single_stream_rates(ctx) -> list:
