@@ -503,3 +503,46 @@ def test_token_rates_of_one_stream_at_a_time_count_that_streams_tokens():
                          "to \"tokens/s/user\"", "runs are at concurrency 1, 8 and 32")
     assert rule(audit(sweep), "throughput_basis").status == "unclear"
 
+
+
+# ---------------------------------------------------------------- tutorial prose is not a claim about the runs
+# Passages cut from real/batch6/i_zerollama_multiuser_zh.md (SOURCES.md batch6: noooop/zerollama
+# tutorial/advance/0x03/README.md @804a12a0532a20db94814da2dea72d18aefec076); line numbers are the stored file's.
+
+# l.214-215: a further-reading link whose cited title is "DistServe: ... for Goodput-optimized ... Serving"
+_DISTSERVE = ("- 搞复杂一点，将预填充和解码安排在不同的显卡上，再也不用为平衡预填充和解码的延迟设计一个批次大小，"
+              "甚至可以单独控制预填充和解码占的显卡数量。\n"
+              "  - 更多细节参考 [DistServe: Disaggregating Prefill and Decoding for Goodput-optimized Large Language Model "
+              "Serving](https://arxiv.org/abs/2401.09670)\n")
+
+
+def test_a_cited_title_that_names_goodput_reports_no_goodput():
+    # LABELLING.md goodput_slo applies "when goodput or SLO attainment is reported": a paper title reports nothing
+    assert rule(audit(_DISTSERVE), "goodput_slo").status == "not_applicable"
+
+
+def test_goodput_reported_beside_a_cited_title_still_needs_its_slo():
+    # the same link, plus a goodput figure with no thresholds (LABELLING.md goodput_slo: violation)
+    text = _DISTSERVE + "\nWe measured a goodput of 3.2 req/s on one RTX 4090.\n"
+    assert rule(audit(text), "goodput_slo").status == "violation"
+
+
+# l.13: the GPU's datasheet bandwidth and compute and its FLOP:byte ratio, as background for the roofline argument
+_SPEC = "- 以 NVIDIA GeForce RTX 4090 为例，1008 GB/s 显存带宽和 83 TFLOPS，Flop:byte = 82:1，算力非常充足。\n"
+
+
+def test_a_gpus_flop_to_byte_ratio_is_not_a_result_derived_from_its_peak():
+    # LABELLING.md evidence_class: ok when ceilings are labelled; the figures are given as the card's own spec
+    # ("以 ... 4090 为例"), and "Flop:byte = 82:1" describes the hardware, it derives no delivered performance
+    assert rule(audit(_SPEC), "evidence_class").status == "ok"
+
+
+def test_first_come_first_serve_is_not_a_claim_of_delivered_performance():
+    # l.13 with l.68-71: a cited paper's scheduler compared with "first-come-first-serve (FCFS)"; the "serve"
+    # in the policy's name says nothing about what the GPU delivers, so the spec figures above stay a spec
+    # (LABELLING.md: when in doubt between violation and unclear, choose unclear; nothing here is a violation)
+    text = (_SPEC + "\n7. 预测请求输出长度\n- 如果能预测请求输出长度，系统就能玩出更多花样\n"
+            "- [Efficient Interactive LLM Serving with Proxy Model-based Sequence Length Prediction]"
+            "(https://arxiv.org/abs/2404.08509) 介绍了一种通过预测请求输出长度，speculative shortest-job-first (SSJF) "
+            "投机短作业有限调度的方法\n对比 先到先服务 first-come-first-serve (FCFS)，提升2.2–3.6×吞吐量\n")
+    assert rule(audit(text), "evidence_class").status != "violation"

@@ -10,7 +10,7 @@ from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TP
 from .document import Spot
 from .vocabulary import BENCH_TOOLS
 
-__all__ = ["comparison_hits", "decode_rates", "figures", "ratio_claims", "tool_named", "within"]
+__all__ = ["comparison_hits", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
 
 _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
                r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%|"
@@ -29,6 +29,14 @@ _GROUPS = {"ttft": ("lat",), "tpot": ("lat", "tpot"), "itl": ("lat", "tpot"), "e
            "request_rate": ("req",), "goodput": ("goodput",)}
 
 
+_LINK_TEXT = re.compile(r"\[([^\[\]\n]*)\]\(")
+
+
+def in_link_text(text: str, pos: int) -> bool:
+    """Whether ``pos`` falls inside the text of a markdown link ("[title](url)"): a cited work's title, not a figure."""
+    return any(m.start(1) <= pos < m.end(1) for m in _LINK_TEXT.finditer(text))
+
+
 def figures(ctx):
     """Latency, decode-rate, throughput and goodput figures (block, match)."""
     if "figs" in ctx.cache:
@@ -40,7 +48,9 @@ def figures(ctx):
                             for rx in (LAT_KW, TPOT_KW, RATE_FIG, REQ_RATE_FIG))
     rate += [h for h in ctx.d.hits(icase(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
                                    ("paragraph", "list_item")) if h[0] in numeric]
-    figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": list(ctx.d.hits(GOODPUT))}
+    # "[DistServe: ... for Goodput-optimized LLM Serving](https://arxiv.org/...)": a cited title names goodput, it reports none
+    goodput = [(i, m) for i, m in ctx.d.hits(GOODPUT) if not in_link_text(ctx.d.w.blocks[i].text, m.start())]
+    figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": goodput}
     # Tables as data: a column of figures whose metric is named only by its header glossary, caption or heading.
     seen = set()
     has = {group: {i for i, _ in hits} for group, hits in figs.items()}

@@ -39,13 +39,15 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                  r"(?<!off-)(?<!non-)\bpeak\b(?!\s+(?:load|traffic|hours?|usage|demand|concurrency|periods?|QPS|RPS|memory|FLOP\w*|bandwidth|compute|TFLOP\w*))")
     theory = icase(r"\btheoretical(?:ly)?\b|on\s+paper|max(?:imum)?\s+possible|max(?:imum)?\s+achievable\s+(?:memory\s+)?(?:bandwidth|FLOP\w*|TFLOP\w*|compute)|\broofline\b|\bpeak\s+(?:FLOP\w*|TFLOP\w*|bandwidth|compute)|"
                    r"bandwidth[^.\n]{0,80}(?:\s/\s|divided|so\b)|\d[\d,.]*\s*[GT]B/s\s*/\s*\d[\d,.]*\s*[GMT]B\b|(?<!\bno\s)(?<!\bnot\s)\bsynthetic\s+acceptance|(?<!\bno\s)(?<!\bnot\s)simulated\s+acceptance|"
-                   # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms")
-                   r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=|divided|\s/\s)|"
+                   # a spec-sheet compute figure used to derive a result ("1,979 TFLOPS ..., so prefilling ... takes 290 ms");
+                   # the hardware's own FLOP:byte ratio ("83 TFLOPS，Flop:byte = 82:1") describes the GPU, not a result
+                   r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=(?!\s*\d+(?:\.\d+)?\s*:\s*\d)|divided|\s/\s)|"
                    # a measurement scaled by a hardware ratio is a projection ("scale the throughput by the bandwidth ratio")
                    r"\bscal(?:e|ed|ing)\s+(?:the\s+|our\s+)?[\w-]+\s+by\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:bandwidth|FLOPS?|compute|memory|ratio)\b")
     labelled = icase(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                      r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
-    claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|gets?\s+you|lands?\s+(?:at|around|near)|serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
+    # "serves" as a verb of the run ("serves 64 users"), not inside a word or name ("observes", "first-come-first-serve")
+    claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|gets?\s+you|lands?\s+(?:at|around|near)|(?<![-\w])serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
                   r"in\s+practice|real[- ]world|our\s+service|every\s+customer|customers")
     # "up to 3.0x at 64 users" names the measured operating point of a sweep: a measurement, not a peak claim.
     pinned = re.compile(r"\bat\s+(?:(?:a\s+)?(?:concurrency|batch(?:\s+size)?|bs|QPS|rate|N)\s*(?:of\s*|=\s*)?\d|"
