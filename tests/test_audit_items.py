@@ -186,6 +186,29 @@ def test_generic_kernel_words_and_a_build_backend_are_partial():
     assert items("# Example\n\nThese runs used a CUDA build on 1x A6000: 8.7 tokens/second.\n")["kernels"] == "partial"
 
 
+def test_a_named_execution_backend_without_a_kernel_is_partial():
+    # LABELLING.md, stack: kernels partial for a backend with no kernel named ('a CUDA build'); batch6 golds
+    # SOURCES.md batch6 row i_modelopt_windows_bench (NVIDIA/Model-Optimizer examples/windows/Benchmark.md, Apache-2.0), l.9-11
+    text = ("### 1.1 Performance Comparison\n\nAll performance metrics are tested using the onnxruntime-genai perf benchmark "
+            "with the DirectML backend.\n\n- **Configuration**: Windows OS, GPU RTX 4090, NVIDIA Model Optimizer v0.19.0.\n")
+    assert items(text)["kernels"] == "partial"
+    # SOURCES.md batch6 row i_webllm_issue773 (mlc-ai/web-llm issue #773, Apache-2.0), l.15-20 and l.34
+    text = ("### Environment\n\n- @mlc-ai/web-llm version: 0.2.80\n- Browser: Chrome 144\n- Backend: WebGPU\n\n"
+            "### Results\n\n- RTX 4090: ~46 tokens/sec\n")
+    assert items(text)["kernels"] == "partial"
+    # SOURCES.md batch6 row i_llamacpp_pr5322 (ggml-org/llama.cpp PR #5322, MIT), l.8-12 and l.17: a build flag
+    text = ("Tested with `mistral-7b-instruct-v0.1.Q4_K_M.gguf` model with Mac M1 Max (RAM: 32Go):\n\n```bash\n"
+            "$ LLAMA_VULKAN=1 make\n$ ./main -m ./models/mistral-7b-instruct-v0.1.Q4_K_M.gguf -n 128 -ngl 1\n"
+            "llama_print_timings:        eval time =    1670,33 ms /    23 runs   (   72,62 ms per token,    13,77 tokens per second)\n```\n")
+    assert items(text)["kernels"] == "partial"
+    # SOURCES.md batch6 row i_llamacpp_pr2959 (ggml-org/llama.cpp PR #2959, MIT), l.2-10: a llama-bench 'backend' column
+    text = ("# More optimizations on metal\n\nOn 30-core M2 Max:\n\n"
+            "| model                        | backend  | test     |    t/s (Master)|     t/s (PR)   |   Speedup|\n"
+            "|------------------------------|----------|----------|---------------:|---------------:|---------:|\n"
+            "| LLaMA 7B mostly Q4_0         | Metal    | tg 32    |    62.16 ± 0.07| 62.57 ± 0.08   |   1.007  |\n")
+    assert items(text)["kernels"] == "partial"
+
+
 def test_a_kernel_named_for_one_engine_of_a_comparison_is_partial():
     # efeslab/Nanoflow README.md (Apache-2.0): NanoFlow's kernels, nothing for the baselines
     text = ("# NanoFlow\n\nNanoFlow integrates CUTLASS for GEMM and FlashInfer for attention.\n\n## Benchmarks\n\n"
