@@ -646,6 +646,20 @@ def test_prefill_and_decode_length_columns_declare_the_lengths():
     assert items(text)["prompt_length"] == "declared"
 
 
+def test_chinese_output_token_length_and_a_forced_generation_length_declare_the_output_length():
+    # SOURCES.md batch6 row h_sglang_issue32790_zh (sgl-project/sglang issue #32790, Apache-2.0), l.8-15
+    text = ("设备：8 * H20 (140GB)\n模型：GLM-5.2-FP8\n\n压测标准：\n输入token长度：2048\n输出token长度：512\n"
+            "（压测数据为随机输入）\n标准：TTFT(p99)<4s；TPOT(P99)<160ms\n")
+    assert items(text)["output_length_requested"] == "declared"
+    # SOURCES.md batch6 row i_autogptq_readme_zh (AutoGPTQ README_zh.md, MIT), l.40-48: a forced length fixes the
+    # requested and completed lengths and how generation stops (LABELLING.md, batch-3 clarifications)
+    text = ("### 推理速度\n> 以下结果通过这个脚本生成，文本输入的 batch size 为1，解码策略为 beam search 并且强制模型生成512个 token，"
+            "速度的计量单位为 tokens/s（越大越好）。\n\n| model | GPU | num_beams | fp16 | gptq-int4 |\n|---|---|---|---|---|\n"
+            "| llama-7b | 1xA100-40G | 1 | 18.87 | 25.53 |\n")
+    s = items(text)
+    assert (s["output_length_requested"], s["output_length_completed"], s["stopping"]) == ("declared", "declared", "declared")
+
+
 def test_a_public_dataset_with_its_prompt_count_declares_the_prompts():
     # ModelTC/lightllm docs/CN/source/server/benchmark.rst (Apache-2.0): ShareGPT file and --num-prompts; LABELLING.md prompt_length
     text = ("# 服务性能评测\n\n```\n$ python benchmark_serving.py --tokenizer /path/llama-7b --dataset "
