@@ -110,6 +110,21 @@ def test_commit_links_presented_as_the_versions_used_pin_each_engine():
     assert items(text)["engine_revision"] == "declared"
 
 
+def test_a_pull_request_comparing_main_with_its_head_names_its_own_system_without_a_version():
+    # LABELLING.md stack: a document's own system with no version is partial
+    # SOURCES.md batch6 row h_vllm_pr3692 (vllm-project/vllm PR #3692, Apache-2.0), l.1-2, l.5, l.7-10 and l.22-25
+    text = ("vllm-project/vllm · pull request #3692 · merged · Python\n# [Kernel] DBRX Triton MoE kernel H100\n\n"
+            "Results from running `benchmarks/benchmark_latency.py --model=databricks/dbrx-instruct --num-iters 50 "
+            "--batch-size --trust-remote-code --tp <tp> --batch-size <bs>`\n\n"
+            "Main branch\n```\nTP4\nBatch size 8 (default): Avg latency: 3.383673385512084 seconds\n```\n\n"
+            "This PR\n```\nTP4\nBatch size 8: Avg latency: 3.2545747229084374 seconds\n```\n")
+    assert items(text)["engine_revision"] == "partial"
+    # SOURCES.md batch2 row d_giex_pr2666 (kubernetes-sigs/gateway-api-inference-extension PR #2666, Apache-2.0), l.17
+    text = ("**Benchmarking results**\n\nThese numbers are comparing the changes in this PR with EPP on main. "
+            "**The same_url_multi_text.py takes like 14.41 seconds on main and it takes 9.06 seconds on this PR.**\n")
+    assert items(text)["engine_revision"] == "partial"
+
+
 def test_an_engine_named_only_in_the_usage_sections_is_named_without_a_version():
     # SOURCES.md e_glm4_inference_zh: THUDM/GLM-4 inference/README_zh.md @3df530d, l.15-36 and l.92-103 (cut):
     # the measured table names no engine, the page's own usage runs vLLM; named, not versioned -> partial

@@ -49,7 +49,7 @@ def engine_revision(ctx) -> TextFinding:
     if engine_mentions(ctx):  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
         declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
     declared += _linked_pins(ctx) + _heading_pins(ctx)
-    partial = engine_mentions(ctx) + list(ctx.d.hits(icase(r"our\s+(?:fork|engine|runtime|inference\s+engine)|inference\s+engine")))
+    partial = engine_mentions(ctx) + list(ctx.d.hits(icase(patterns("engine_revision", "own_system"))))
     if not declared and not partial and "run" in ctx.d.scopes:  # a how-to page measures nothing
         # The engine named only outside the runs' sections (its usage, install steps, news), or, on a kernel
         # library's own benchmark page, the library named in the runs: the software that produced the numbers is
