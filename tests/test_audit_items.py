@@ -623,6 +623,18 @@ def test_end_to_end_as_a_scope_of_work_is_no_latency_figure():
 # ---------------------------------------------------------------- concurrency
 
 
+def test_single_batch_decoding_and_a_chinese_batch_size_of_one_declare_the_concurrency():
+    # SOURCES.md batch6 row h_teal_readme (FasterDecoding/TEAL README.md, MIT), l.1 and l.6
+    text = ("# Training-Free Acivation Sparsity in Large Language Models\n\nTEAL induces up to 40-50% model-wide activation "
+            "sparsity in modern LLMs with minimal degradation, resulting in an up to 1.53-1.8x speedup in single-batch decoding.\n")
+    assert items(text)["concurrency"] == "declared"
+    # SOURCES.md batch6 row i_autogptq_readme_zh (AutoGPTQ README_zh.md, MIT), l.40-41 and l.45-47
+    text = ("### 推理速度\n> 以下结果通过这个脚本生成，文本输入的 batch size 为1，解码策略为 beam search 并且强制模型生成512个 token，"
+            "速度的计量单位为 tokens/s（越大越好）。\n\n| model | GPU | num_beams | fp16 | gptq-int4 |\n|---|---|---|---|---|\n"
+            "| llama-7b | 1xA100-40G | 1 | 18.87 | 25.53 |\n")
+    assert items(text)["concurrency"] == "declared"
+
+
 def test_operations_running_sequentially_are_no_load_level():
     # apple/ml-recurrent-drafter recurrent_drafting/mlx/experiments/README.md (Apache-2.0): MLX lazy evaluation, not request load
     text = ("# ReDrafter on MLX\n\nReDrafter speeds up generation 1.37x on an M1 Max.\n\nThe code may appear to be executing "
