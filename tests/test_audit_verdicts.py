@@ -546,3 +546,21 @@ def test_first_come_first_serve_is_not_a_claim_of_delivered_performance():
             "(https://arxiv.org/abs/2404.08509) 介绍了一种通过预测请求输出长度，speculative shortest-job-first (SSJF) "
             "投机短作业有限调度的方法\n对比 先到先服务 first-come-first-serve (FCFS)，提升2.2–3.6×吞吐量\n")
     assert rule(audit(text), "evidence_class").status != "violation"
+
+
+def test_a_peak_figure_is_only_presented_as_delivered_by_a_claim_made_beside_it():
+    # The derivation of tests/data/audit/theoretical_peak.md (bandwidth / weight bytes), then sections about
+    # other things; the claim word ('reaches') is about a CI pass rate four blocks away, not about the peak.
+    # Found on real/batch6/i_zerollama_multiuser_zh.md (noooop/zerollama @804a12a), where 'serve' in a
+    # scheduling policy 58 lines from a spec-sheet figure turned it into a violation.
+    derivation = (
+        "# Llama 3.1 8B decode speed\n\n"
+        "Decode is memory-bound: an H100 SXM has 3.35 TB/s of HBM3 bandwidth and the model weighs 16 GB, so\n\n"
+        "    3,350 GB/s / 16 GB = 209 tokens/s\n\n"
+    )
+    apart = derivation + "## Scheduling\n\nRequests are queued in arrival order.\n\n## CI\n\nThe nightly job reaches a 99% pass rate.\n"
+    beside = derivation + "This is the speed you get for a single user, and what our service delivers to every customer.\n"
+    assert rule(audit(apart), "evidence_class").status == "unclear"
+    finding = rule(audit(beside), "evidence_class")
+    assert finding.status == "violation"
+    assert "3.35 TB/s" in finding.why and "(line 3)" in finding.why

@@ -83,11 +83,13 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         if ctx.d.first(labelled, prose):
             return TextFinding("evidence_class", "ok", "peak/ceiling figures are labelled as such",
                                ctx.d.evidence([ctx.d.first(labelled, prose)]))
-        if ctx.d.first(claim, prose):
+        # the claim must be made of the peak: in its block or the next one, not anywhere in the document
+        near = [(i, m) for i, m in ctx.d.hits(claim, prose) if any(0 <= i - j <= 1 for j, _ in peaks)]
+        if near:
             return TextFinding("evidence_class", "violation",
                                f"'{_quote(ctx, peaks[0])}' (line {ctx.d.ev(*_at(peaks[0]))[0]}) is a peak, theoretical or inflated "
                                "figure presented as delivered performance",
-                               ctx.d.evidence(peaks[:2] + [ctx.d.first(claim, prose)]))
+                               ctx.d.evidence(peaks[:2] + [near[0]]))
         return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
                            ctx.d.evidence(peaks[:2]))
     if maxima and _setup_unstated(ctx):
