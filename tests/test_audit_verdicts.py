@@ -157,6 +157,33 @@ def test_unclear_rules_carry_a_reason_and_a_question_with_the_lines_to_read():
     assert {r.reason for r in report.rules if r.status != "unclear"} == {None}
 
 
+# A short output length is a steady_decode violation only when the decode-rate claim is made from it (LABELLING.md),
+# not when it was set for another measurement. Self-written passages; the "together" case is the self-written
+# short_output_decode.md (tests/data/audit), whose 16-token outputs are the runs behind its TPOT.
+
+
+def test_a_one_token_cap_for_ttft_does_not_make_the_decode_rate_a_violation():
+    text = ("# Llama 3 8B on one H100\n\nWe serve Llama 3 8B with vLLM 0.6.0 on one H100 80GB.\n\n"
+            "For TTFT we send 100 requests with `max_tokens` set to 1, so each request stops after its first token; "
+            "median TTFT is 45 ms.\n\nDecode speed for a single user is 120 tokens/s.\n")
+    finding = rule(audit(text), "steady_decode")
+    assert finding.status == "unclear" and finding.reason == "not_stated"
+    assert "line 5" in finding.why and finding.question
+
+
+def test_a_short_length_set_in_a_prefill_sentence_is_not_the_decode_runs_length():
+    text = ("# Llama 3 8B on one H100\n\nPrefill latency is measured with 2,000-token prompts and max_tokens=8.\n\n"
+            "| metric | value |\n|---|---|\n| TTFT (ms) | 140 |\n| decode (tok/s, one user) | 120 |\n")
+    assert rule(audit(text), "steady_decode").status == "unclear"
+
+
+def test_short_outputs_stated_for_the_decode_runs_stay_a_violation():
+    text = ("Each of the 50 requests used a 200-token prompt and generated 16 tokens (`max_new_tokens=16`,\n"
+            "greedy). Requests were sent one by one.\n\n"
+            "Result: TPOT averaged 6.1 ms/token, i.e. about 164 tokens/s of sustained decode per user.\n")
+    assert rule(audit(text), "steady_decode").status == "violation"
+
+
 def test_borderline_output_lengths_are_ambiguous_not_unstated():
     text = "On 1x H100 with vLLM 0.8.5, TPOT p50 was 9 ms with 48-token outputs (ignore_eos).\n"
     finding = rule(audit(text), "steady_decode")

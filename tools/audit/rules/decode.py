@@ -41,6 +41,10 @@ def steady_decode(ctx) -> TextFinding:
     for i, m in ctx.d.hits(icase(IN_OUT_SHORT)):  # "1k in / 1k out": the second figure is the output length
         n, k = re.findall(r"(\d[\d,.]*)\s*(k?)", m.group(0), re.I)[-1]
         fixed.append((float(n.replace(",", "")) * (1000 if k else 1), (i, m)))
+    # a length that cannot be the decode runs' own is not the length the decode-rate claim is made from
+    # (LABELLING.md: "a decode-rate claim is made from them"): set aside, it backs no verdict either way
+    apart = [x for group in (fixed, caps, done) for x in group if _not_decode_length(ctx, *x)]
+    fixed, caps, done = ([x for x in group if x not in apart] for group in (fixed, caps, done))
     if ctx.d.first(EOS_IGNORED):
         fixed += caps
         caps = []
@@ -75,9 +79,31 @@ def steady_decode(ctx) -> TextFinding:
         low = min(requested, key=lambda x: x[0])
         return TextFinding("steady_decode", "ok", f"the requested output length ({int(low[0])} tokens, line "
                            f"{ctx.d.ev(*_at(low[1]))[0]}) is long enough for steady decode", ctx.d.evidence([low[1]]))
+    if apart and not requested:
+        v, hit = apart[0]
+        return TextFinding("steady_decode", "unclear",
+                           f"the stated output length ({int(v)} token{'s' if v != 1 else ''}, line {ctx.d.ev(*_at(hit))[0]}) "
+                           "belongs to a first-token or prefill measurement, not to the runs behind the decode-rate figures, "
+                           "whose output length is not stated", ctx.d.evidence([hit] + rates[:1]), reason="not_stated")
     return TextFinding("steady_decode", "unclear",
                        "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
                        ctx.d.evidence(rates[:2]))
+
+
+# a sentence that sets its length for a first-token or prefill measurement ("for TTFT we send requests with max_tokens
+# set to 1", "Prefill latency is measured with max_tokens=1") and names no decode figure
+_FIRST_TOKEN = re.compile(r"\bTTFT\b|time\s+to\s+first\s+token|first[- ]token\s+latency|\bprefill\b|首(?:字|token)", re.I)
+_DECODE = re.compile(r"\bdecod\w*|\bTPOT\b|\bITL\b|inter[- ]token|per[- ]output[- ]token|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|"
+                     r"ms\s*/\s*tok|解码", re.I)
+
+
+def _not_decode_length(ctx, value: float, hit) -> bool:
+    """Whether an output length belongs to another measurement than the decode runs: one token has no decode step
+    after it, and a length set in a sentence about TTFT or prefill alone is that measurement's."""
+    if value < 2:
+        return True
+    sentence = ctx.d.sentence(*hit)
+    return bool(_FIRST_TOKEN.search(sentence)) and not _DECODE.search(sentence)
 
 
 def _requested_flags(ctx) -> list[tuple[float, tuple]]:
