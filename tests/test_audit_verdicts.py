@@ -591,3 +591,28 @@ def test_a_peak_figure_is_only_presented_as_delivered_by_a_claim_made_beside_it(
     finding = rule(audit(beside), "evidence_class")
     assert finding.status == "violation"
     assert "3.35 TB/s" in finding.why and "(line 3)" in finding.why
+
+
+# ---------------------------------------------------------------- other providers as the compared side
+# "Other providers" make a stack_comparison violation only as the comparison's other side (their results measured or
+# compared, or named beside the comparison), not in a remark elsewhere. Apart: a self-written passage; together: the
+# self-written blind4_arena_speed.md (tests/data/audit), whose board times each model on its default API provider.
+
+
+def test_other_providers_named_in_an_unrelated_remark_do_not_make_a_comparison_violation():
+    text = ("# Llama 3.1 8B on our endpoint\n\nOur endpoint is 1.5x faster than vLLM on the same H100 80GB with "
+            "Llama 3.1 8B (FP8) and 64 concurrent requests.\n\n## Pricing\n\nUnlike other providers, we charge per "
+            "output token only.\n")
+    finding = rule(audit(text), "stack_comparison")
+    assert finding.status == "unclear" and finding.reason == "ambiguous"
+    assert "line 7" in finding.why and finding.question
+
+
+def test_other_providers_whose_results_are_compared_stay_a_comparison_violation():
+    text = ("# Arena Speed Board, week 47\n\nAlongside Elo we now show how fast each model feels. **Speed** is the median "
+            "output tokens per second we\nobserved while streaming battle responses from each model's default API provider, "
+            "timed at our US-East\nclient from the first streamed token to the last.\n\n"
+            "| rank | model | speed (tok/s) | provider |\n|---|---|---|---|\n| 1 | gemini-2.5-pro | 148 | Google |\n"
+            "| 5 | llama-4-maverick | 412 | Groq |\n\n"
+            "Llama 4 Maverick on Groq is the fastest model on the board by a wide margin.\n")
+    assert rule(audit(text), "stack_comparison").status == "violation"

@@ -78,8 +78,8 @@ def stack_comparison(ctx) -> TextFinding:
     where = f"'{_quote(ctx, claim)}' (line {ctx.d.ev(claim[0], claim[1].start())[0]})"
     kind, sides = compared_sides(ctx, hits)
     diffs = differences(kind, sides) if kind else {}
-    providers = ctx.d.first(icase(r"(?:other|competing|third[- ]party|rival)\s+(?:API\s+)?(?:providers?|vendors?|clouds?)(?:'s?)?\b|"
-                                  r"varies\s+by\s+(?:provider|vendor)|each\s+model's\s+(?:default\s+)?(?:API\s+)?provider"))
+    named = list(ctx.d.hits(_PROVIDERS))
+    providers = next((h for h in named if _measured_against(ctx, h, hits)), None)
     if providers:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares against other providers whose stacks (engine, hardware, formats) are not disclosed: "
@@ -97,6 +97,13 @@ def stack_comparison(ctx) -> TextFinding:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares {compared} ({', '.join(s.key for s in sides)}) that also differ in {named}: "
                            "the gain cannot be credited to one element", ctx.d.evidence(evidence, 4))
+    if named and not providers:
+        # other providers are named, but apart from the comparison: whether they are its other side is not said
+        at = ctx.d.ev(named[0][0], named[0][1].start())[0]
+        return TextFinding("stack_comparison", "unclear",
+                           f"{where} is a comparison, and other providers are named on line {at}, apart from it and from any "
+                           "measured result: whether their undisclosed stacks are the other side is not said",
+                           ctx.d.evidence([claim, named[0]]), reason="ambiguous")
     if single:
         return TextFinding("stack_comparison", "ok", f"single-variable comparison, stated as such (line {ctx.d.ev(single[0], single[1].start())[0]})",
                            ctx.d.evidence([single]))
@@ -154,6 +161,23 @@ def _fixed_stack(ctx) -> bool:
     engines = {engine_key(m.group(0)) for _, m in engine_mentions(ctx)}
     gpus = {m.group(0).upper() for _, m in ctx.d.hits(GPU_RX, scope="run")}
     return len(engines) <= 1 and len(gpus) <= 1 and hardware(ctx).status != "missing"
+
+
+_PROVIDERS = icase(r"(?:other|competing|third[- ]party|rival)\s+(?:API\s+)?(?:providers?|vendors?|clouds?)(?:'s?)?\b|"
+                   r"varies\s+by\s+(?:provider|vendor)|each\s+model's\s+(?:default\s+)?(?:API\s+)?provider")
+# what makes other providers a side of a measured comparison: their results measured, observed, compared or timed
+_MEASURED = re.compile(r"compar\w*|measur\w*|observ\w*|bench\w*|\btested\b|\btimed\b|faster|slower|\bspeed|latenc\w*|throughput|"
+                       r"\bTTFT\b|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|\bvs\.?(?!\w)|versus|\bthan\b", re.I)
+
+
+def _measured_against(ctx, hit, claims) -> bool:
+    """Whether other providers named at ``hit`` are the other side of the comparison: named beside a compared passage
+    (its block or the next), in a table of test configurations, or in a sentence about their measured results, not
+    in a remark elsewhere ("Unlike other providers, we charge per output token only")."""
+    i, m = hit
+    if any(abs(i - j) <= 1 for j, _ in claims) or ctx.d.w.blocks[i].kind == "table":
+        return True
+    return bool(_MEASURED.search(ctx.d.sentence(i, m)))
 
 
 def _own_changes(ctx, kind, sides) -> list[tuple[str, tuple]]:
