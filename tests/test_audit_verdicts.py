@@ -616,3 +616,29 @@ def test_other_providers_whose_results_are_compared_stay_a_comparison_violation(
             "| 5 | llama-4-maverick | 412 | Groq |\n\n"
             "Llama 4 Maverick on Groq is the fastest model on the board by a wide margin.\n")
     assert rule(audit(text), "stack_comparison").status == "violation"
+
+
+# ---------------------------------------------------------------- the new side's own changes
+# A product credited with a gain over a named engine also changes quantization or kernels only when the write-up says
+# its own system brings them (beside the claim, of our system, or in a section explaining its speed), not when a
+# quantized model is mentioned apart. Apart: a self-written passage; together: the self-written marketing_post.md
+# (tests/data/audit), whose 'Why it's fast' list names fused kernels and quantization.
+
+
+def test_quantization_mentioned_apart_from_the_new_side_is_not_its_change():
+    text = ("# Llama 3.1 8B on our server\n\nOur server is 1.5x faster than vLLM on one H100 80GB with Llama 3.1 8B, "
+            "64 concurrent requests of 1,000/500 tokens.\n\n## About the model\n\nLlama 3.1 8B was trained by Meta; "
+            "community quantized versions exist on the Hub.\n")
+    finding = rule(audit(text), "stack_comparison")
+    assert finding.status == "unclear" and finding.reason == "ambiguous"
+    assert "line 7" in finding.why and finding.question
+
+
+def test_kernels_and_quantization_in_the_new_systems_feature_list_stay_a_violation():
+    text = ("# Introducing TurboServe: 3x faster than vLLM, up to 12,000 tokens/s\n\n"
+            "We are thrilled to announce TurboServe, the fastest inference engine for open models.\n"
+            "On the latest NVIDIA hardware, TurboServe serves Llama 70B at up to 12,000 tokens per second,\n"
+            "three times the throughput of vLLM.\n\n## Why it's fast\n\n- Hand-tuned fused kernels\n- Smart batching\n"
+            "- Cutting-edge quantization\n")
+    finding = rule(audit(text), "stack_comparison")
+    assert finding.status == "violation" and "quantization" in finding.why

@@ -97,6 +97,12 @@ def stack_comparison(ctx) -> TextFinding:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares {compared} ({', '.join(s.key for s in sides)}) that also differ in {named}: "
                            "the gain cannot be credited to one element", ctx.d.evidence(evidence, 4))
+    loose = _loose_changes(ctx, kind, sides) if not own else []
+    if loose:
+        at = ctx.d.ev(loose[0][0], loose[0][1].start())[0]
+        return TextFinding("stack_comparison", "unclear",
+                           f"{where} credits a gain over a named engine, and line {at} names a change apart from the new side: "
+                           "whether the new side also brings it is not said", ctx.d.evidence([claim, loose[0]]), reason="ambiguous")
     if named and not providers:
         # other providers are named, but apart from the comparison: whether they are its other side is not said
         at = ctx.d.ev(named[0][0], named[0][1].start())[0]
@@ -180,9 +186,10 @@ def _measured_against(ctx, hit, claims) -> bool:
     return bool(_MEASURED.search(ctx.d.sentence(i, m)))
 
 
-def _own_changes(ctx, kind, sides) -> list[tuple[str, tuple]]:
+def _own_changes(ctx, kind, sides, tied: bool = True) -> list[tuple[str, tuple]]:
     """A product compared with a named engine ("3x faster than vLLM") whose own description adds
-    quantization or custom kernels: the new side changes more than the engine."""
+    quantization or custom kernels: the new side changes more than the engine (with ``tied`` False: the
+    changes named apart from the new side instead)."""
     if kind is not None:
         return []
     against = ctx.d.first(icase(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + ENGINES + r")\b"))
@@ -195,7 +202,27 @@ def _own_changes(ctx, kind, sides) -> list[tuple[str, tuple]]:
     kernels = ctx.d.first(icase(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?"), scope="run")
     if kernels:
         out.append(("custom kernels", kernels))
-    return out if out else []
+    return [(what, h) for what, h in out if _of_the_new_side(ctx, h, against) == tied]
+
+
+def _loose_changes(ctx, kind, sides) -> list[tuple]:
+    """Quantization or custom kernels named in a write-up that credits a gain over a named engine, but apart from the
+    new side ("community quantized versions exist on the Hub" under 'About the model')."""
+    return [h for _, h in _own_changes(ctx, kind, sides, tied=False)]
+
+
+# a section that explains the new system's speed or design ("Why it's fast", "Under the hood", "Key features")
+_EXPLAINS = re.compile(r"\bwhy\b|\bhow\b|\bfast|under\s+the\s+hood|features?|inside|architecture|design|what'?s\s+new|optimi[sz]", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|it|its)\b", re.I)
+
+
+def _of_the_new_side(ctx, hit, against) -> bool:
+    """Whether a change is the new side's: named beside the comparison (its block or the next), in a sentence about
+    our own system, or in a section that explains its speed or design; not a remark about someone else's models."""
+    i, m = hit
+    if abs(i - against[0]) <= 1 or _FIRST_PERSON.search(ctx.d.sentence(i, m)):
+        return True
+    return bool(_EXPLAINS.search(ctx.d.w.blocks[i].section or ""))
 
 
 def _shared_setup(ctx) -> bool:
