@@ -642,3 +642,28 @@ def test_kernels_and_quantization_in_the_new_systems_feature_list_stay_a_violati
             "- Cutting-edge quantization\n")
     finding = rule(audit(text), "stack_comparison")
     assert finding.status == "violation" and "quantization" in finding.why
+
+
+# ---------------------------------------------------------------- a projected headline
+# The headline's figure is a projection presented as delivered only when the projection is the write-up's own results
+# (a table of its configurations, beside the headline, or our figures), not others' simulated results cited apart.
+# Apart: a self-written passage; together: the self-written blind4_press_release.md (tests/data/audit), whose
+# configuration table gives the headline's method as 'Projected from single-chip kernel timings'.
+
+
+def test_simulated_results_of_others_cited_apart_do_not_make_the_headline_projected():
+    text = ("# Llama 3.1 70B at 2,400 tokens/s on 8x H100\n\nWe measured Llama 3.1 70B (FP8) with vLLM 0.6.3 on 8x H100 "
+            "80GB SXM, 64 concurrent requests of 1,000 input and 500 output tokens, sent with vLLM's benchmark_serving.py. "
+            "Output throughput was 2,400 tokens/s.\n\n## Related work\n\nEarlier studies reported results simulated with "
+            "an analytical model of the A100, which this post does not use.\n")
+    finding = rule(audit(text), "evidence_class")
+    assert finding.status == "unclear" and finding.reason == "ambiguous"
+    assert "line 7" in finding.why and finding.question
+
+
+def test_a_headline_whose_configuration_table_says_projected_stays_a_violation():
+    text = ("# Cerulean AI Cloud launches Llama 3.1 405B endpoint at 1,000 tokens per second per user\n\n"
+            "Cerulean AI today announced general availability of its Llama 3.1 405B Instruct endpoint.\n\n---\n\n"
+            "**Test configurations**\n\n| | Footnote 1 |\n|---|---|\n| Hardware | 8x Cerulean C2 accelerator |\n"
+            "| Method | Projected from single-chip kernel timings scaled to 8 chips |\n")
+    assert rule(audit(text), "evidence_class").status == "violation"

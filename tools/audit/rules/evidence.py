@@ -73,12 +73,16 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
                            capacity.evidence)
     title = ctx.d.w.title or ""
-    projected = ctx.d.first(icase(r"\b(?:projected|extrapolated|simulated)\s+(?:from|performance|results?|figures?|using|with|by)\b"))
-    if projected and (RATE_FIG.search(title) or LAT_KW.search(title)) and re.search(r"\d", title) \
+    loose = None
+    projections = list(ctx.d.hits(icase(r"\b(?:projected|extrapolated|simulated)\s+(?:from|performance|results?|figures?|using|with|by)\b")))
+    if projections and (RATE_FIG.search(title) or LAT_KW.search(title)) and re.search(r"\d", title) \
             and not re.search(r"projected|estimated?|expected|simulated|up\s+to|ceiling", title, re.I):
         line = ctx.d.w.title_line or 1
-        return TextFinding("evidence_class", "violation", "the headline states a projected figure as delivered performance",
-                           [(line, quote_line(ctx.d.w.lines[line - 1]))] + ctx.d.evidence([projected]))
+        projected = next((h for h in projections if _of_the_results(ctx, h)), None)
+        if projected:
+            return TextFinding("evidence_class", "violation", "the headline states a projected figure as delivered performance",
+                               [(line, quote_line(ctx.d.w.lines[line - 1]))] + ctx.d.evidence([projected]))
+        loose = projections[0]  # judged after the peaks, which may still make the headline a violation
     if peaks:
         if ctx.d.first(labelled, prose):
             return TextFinding("evidence_class", "ok", "peak/ceiling figures are labelled as such",
@@ -92,6 +96,12 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                                ctx.d.evidence(peaks[:2] + [near[0]]))
         return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
                            ctx.d.evidence(peaks[:2]))
+    if loose:
+        line, at = ctx.d.w.title_line or 1, ctx.d.ev(loose[0], loose[1].start())[0]
+        return TextFinding("evidence_class", "unclear",
+                           f"the headline states a figure, and line {at} speaks of projected or simulated figures apart from the "
+                           "write-up's own results: whether the headline figure is one of them is not said",
+                           [(line, quote_line(ctx.d.w.lines[line - 1]))] + ctx.d.evidence([loose]), reason="ambiguous")
     if maxima and _setup_unstated(ctx):
         return TextFinding("evidence_class", "unclear",
                            f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case with no setup given: "
@@ -202,3 +212,15 @@ def in_values(claim: str, values: list[str]) -> bool:
 @functools.lru_cache(maxsize=8)
 def _rounded(values: tuple[str, ...], digits: int) -> frozenset[float]:
     return frozenset(round(float(v), digits) for v in values)
+
+
+_OURS = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+def _of_the_results(ctx, hit) -> bool:
+    """Whether a projection is the write-up's own results: stated in a table of its results or configurations, beside
+    the headline (the title's block or the next two), or in a sentence about our own figures; not a remark about
+    others' work ("Earlier studies reported results simulated with a roofline model")."""
+    i, m = hit
+    title = next((k for k, b in enumerate(ctx.d.w.blocks) if b.first_line == (ctx.d.w.title_line or 1)), 0)
+    return ctx.d.w.blocks[i].kind == "table" or i - title <= 2 or bool(_OURS.search(ctx.d.sentence(i, m)))
