@@ -32,12 +32,13 @@ MAX_SCAN = 256_000
 only when they hold one of its literals, so a rare statement is found anywhere; a pattern built on common words
 reads the first quarter megabyte of the blocks that hold them."""
 
-# A line break inside a prose paragraph is a soft wrap (not a sentence end) when the line does not end with a colon and
-# the next line continues in lower case without starting a "key: value" record, or when it follows a Chinese clause comma.
+# A line break inside a prose paragraph is a soft wrap, not a sentence stop (_PROSE_STOPS), when the line does not end with a
+# colon and the next continues in lower case without starting a "key: value" record, or when it follows a Chinese clause comma.
 _MARKUP = re.compile(r"[*`]")
 _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]{3,2000})`(?!`)")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)|(?<=[，、])\n")
 _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
+_PROSE_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;|。！？；]|(?!" + _SOFT_WRAP.pattern + r")\n")
 # Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
 # separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"
 # (real tokens, Hub ids and hashes are far shorter). Offsets and line numbers are unchanged.
@@ -328,8 +329,7 @@ class Document:
         if i not in self._stops:
             text = self.plains[i]
             prose = self.w.blocks[i].kind in ("paragraph", "list_item", "quote")
-            ends = [m.end() for m in _STOPS.finditer(text)
-                    if not (prose and m.group(0) == "\n" and _SOFT_WRAP.match(text, m.start()))]
+            ends = [m.end() for m in (_PROSE_STOPS if prose else _STOPS).finditer(text)]
             self._stops[i] = (ends, [e - 1 for e in ends])
         ends, starts = self._stops[i]
         k = bisect_right(ends, start) - 1
