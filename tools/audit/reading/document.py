@@ -120,10 +120,10 @@ def _lowered(pattern: str, flags: int) -> re.Pattern[str]:
 
 @functools.cache
 def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
-    """Lower-case literals of which every match must contain one, when all are at least 2 characters long.
-
-    A block that contains none of them cannot match, so the (slow, case-insensitive) regex scan is skipped
-    for it; the check is a plain substring test. Patterns without such literals are scanned everywhere.
+    """Lower-case literals of which every match must contain one, when each is at least 2 characters long (or one
+    non-ASCII character: a Chinese or Japanese word such as 比 or 倍 is one character). A block that contains none
+    of them cannot match, so the (slow, case-insensitive) regex scan is skipped for it; the check is a plain
+    substring test. Patterns without such literals are scanned everywhere.
     """
     from re import _parser
 
@@ -131,7 +131,7 @@ def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
         found = _required(_parser.parse(pattern, flags))
     except Exception:  # noqa: BLE001 - an unparseable pattern just gets no prefilter
         return None
-    return found if found and min(map(len, found)) >= 2 else None
+    return found if found and all(len(lit) >= 2 or not lit.isascii() for lit in found) else None
 
 
 class Spot:
