@@ -6,10 +6,9 @@ megabyte per literal. Here the text is split into words once (word -> blocks hol
 of word characters lies inside one word wherever it occurs, so the blocks holding it are those of the
 vocabulary words that contain it (a search in the vocabulary, not in the text). A literal with other
 characters (``--max-num-seqs``, ``llama.cpp``) is looked up by its word pieces, and each block holding
-all of them is then checked for the whole literal. A piece shorter than three characters (the ``r`` of
-``command-r``, ``in``) is in most words, so it is not looked up: the blocks are checked for the whole literal
-instead, which costs less than gathering nearly every block from the vocabulary. The answer is the same as a
-search of every block.
+all of them is then checked for the whole literal. A one-character piece (the ``r`` of ``command-r``) is in
+most words, so it is not looked up: the blocks are checked for the whole literal instead, which costs less than
+gathering nearly every block from the vocabulary. The answer is the same as a search of every block.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import re
 __all__ = ["WordIndex"]
 
 _WORD = re.compile(r"\w+")
-_SHORT = 3
+_SHORT = 2
 """Word pieces shorter than this are not looked up in the vocabulary (see the module docstring)."""
 
 
@@ -55,7 +54,7 @@ class WordIndex:
         found = self._found.get(literal)
         if found is None:
             pieces = [p for p in _WORD.findall(literal) if len(p) >= _SHORT]
-            if not pieces:  # no word piece worth a look-up ('--', 'tp', '-n'): every block is searched
+            if not pieces:  # no word piece worth a look-up ('--', '-n'): every block is searched
                 found = [i for i, text in enumerate(self._texts) if literal in text]
             elif pieces == [literal]:
                 found = sorted(self._piece(literal))
