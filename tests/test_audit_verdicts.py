@@ -667,3 +667,26 @@ def test_a_headline_whose_configuration_table_says_projected_stays_a_violation()
             "**Test configurations**\n\n| | Footnote 1 |\n|---|---|\n| Hardware | 8x Cerulean C2 accelerator |\n"
             "| Method | Projected from single-chip kernel timings scaled to 8 chips |\n")
     assert rule(audit(text), "evidence_class").status == "violation"
+
+
+# ---------------------------------------------------------------- why strings name the claim judged
+
+
+def test_each_text_violation_quotes_the_claim_and_the_fact_with_their_lines():
+    # one write-up per violation path that used to give a fixed sentence; the figures below are the ones a reader
+    # must see named in the reason
+    cases = {
+        "capacity_vs_workload": ("# Llama 3.1 8B on one L4\n\nvLLM reports GPU KV cache size: 120,000 tokens, so the server "
+                                 "can serve 60 concurrent users at 2k context.\n", ["120,000", "60 concurrent users", "line 3"]),
+        "goodput_slo": ("# Disaggregated serving: 2.3x goodput\n\nWe measured goodput on 8x H100 with DeepSeek-R1.\n",
+                        ["goodput", "line 1"]),
+        "tpot_definition": ("# Decode latency\n\nTPOT = end-to-end latency / output tokens. Median TPOT was 14 ms with vllm 0.6.3 on "
+                            "one H100.\n", ["TPOT = end-to-end latency / output tokens", "line 3"]),
+        "steady_decode": ("# Decode speed\n\nWe sent 200 requests with max_tokens 8 and measured a median TPOT of 9 ms.\n",
+                          ["TPOT of 9 ms", "8 tokens", "line 3"]),
+    }
+    for key, (text, named) in cases.items():
+        finding = rule(audit(text), key)
+        assert finding.status == "violation", (key, finding.status, finding.why)
+        for words in named:
+            assert words in finding.why, (key, words, finding.why)

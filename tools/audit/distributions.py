@@ -8,7 +8,7 @@ import re
 
 from .reading.document import SENTENCE_REACH
 from .reading.lexicon import COLUMN_GAP, LAT_KW, RATE_UNIT, icase
-from .findings import TextFinding, missing_finding
+from .findings import TextFinding, cite, missing_finding
 
 __all__ = ["latency_distributions"]
 
@@ -52,11 +52,13 @@ def latency_distributions(ctx) -> TextFinding:
             return TextFinding("latency_distributions", "partial",
                                f"percentiles are given for some latency metrics, but {', '.join(sorted(bare))} only as a single value",
                                ctx.d.evidence(list(lat_stats.values()) + [h for m in sorted(bare) for h in bare[m][:1]]))
-        return TextFinding("latency_distributions", "declared", "latency distribution statistics reported",
+        return TextFinding("latency_distributions", "declared", "per-request latency is reported as a distribution: "
+                           + cite(ctx, list(lat_stats.values()) + per_req, 3),
                            ctx.d.evidence(list(lat_stats.values()) + per_req))
     if lat_stats or other_stats or per_req:
         return TextFinding("latency_distributions", "partial",
-                           "a single latency statistic (or only throughput spread) is reported, not a distribution",
+                           "one statistic per latency metric (or only a throughput spread) is reported, not a distribution: "
+                           + cite(ctx, list(lat_stats.values()) + list(other_stats.values()) + per_req, 2),
                            ctx.d.evidence(list(lat_stats.values()) + list(other_stats.values()) + per_req))
     figures = _latency_figures(ctx)
     if figures:

@@ -83,6 +83,13 @@ def cite(ctx: Context, hits, limit: int = 2) -> str:
     return ", ".join(out)
 
 
+def said(ctx: Context, hit, *, before: int = 30, after: int = 40) -> str:
+    """The words around one hit with its line ("'KV cache holds about 432,000 tokens' (line 10)"): a reason
+    quotes the statement it judges, not only the few characters a pattern matched."""
+    i, m = hit
+    return f"'{ctx.d.excerpt(i, m.start(), m.end(), before=before, after=after)}' (line {ctx.d.ev(i, m.start())[0]})"
+
+
 def status_of(ctx: Context, item: str, declared, partial, what: str, why_decl: str, why_part: str) -> TextFinding:
     """Declared when any specific match exists, else partial when any vague one does, else missing. The
     reason quotes the statement that decided it."""

@@ -8,7 +8,7 @@ import re
 from ..reading.blocks import quote_line
 from ..reading.lexicon import icase
 from ..reading.mentions import within
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 from ..state import cache_disabled, cache_mentions
 
 __all__ = ["cache_hit_labeling"]
@@ -27,14 +27,17 @@ def cache_hit_labeling(ctx) -> TextFinding:
     speed = re.compile(r"\d+(?:\.\d+)?\s*[x×](?!\s*(?:NVIDIA\s+|AMD\s+)?[A-Z]+\d)|\d+\s*%|faster|lower|speed-?ups?|quicker|boost|cuts?\b", re.I)
     if speed.search(title) and re.search(r"cach|prefix|reuse|warm", title, re.I) and not re.search(
             r"cache[- ]hit|hit\s+rate|(?:warm|cold)[- ](?:prefix[- ])?cache|cached\s+prefix", title, re.I):
-        ev = [(ctx.d.w.title_line or 1, quote_line(ctx.d.w.lines[(ctx.d.w.title_line or 1) - 1]))]
+        line = ctx.d.w.title_line or 1
         return TextFinding("cache_hit_labeling", "violation",
-                           "the headline claims a cache-driven speed-up without labelling it as cache hits", ev)
+                           f"the headline '{_clip(title)}' (line {line}) credits a speed-up to cache reuse, and nothing gives a "
+                           "hit rate or a warm/cold state: cache hits are presented as ordinary performance",
+                           [(line, quote_line(ctx.d.w.lines[line - 1]))])
     if not enabled:
-        return TextFinding("cache_hit_labeling", "ok", "prefix caching stated as disabled", ctx.d.evidence(disabled))
+        return TextFinding("cache_hit_labeling", "ok", f"{said(ctx, disabled[0])} states prefix caching off for the runs",
+                           ctx.d.evidence(disabled))
     lab = ctx.d.first(label)
     if lab:
-        return TextFinding("cache_hit_labeling", "ok", "cache-hit results are labelled (hit rate or cold/warm state)",
+        return TextFinding("cache_hit_labeling", "ok", f"{said(ctx, lab)} labels the cache-hit results (hit rate or cold/warm state)",
                            ctx.d.evidence([lab]))
     body_speed = [h for h in enabled if speed.search(ctx.d.sentence(*h))]
     if body_speed:
@@ -42,8 +45,8 @@ def cache_hit_labeling(ctx) -> TextFinding:
         return TextFinding("cache_hit_labeling", "unclear",
                            f"the speed-up on line {ctx.d.ev(*_at(body_speed[0]))[0]} is credited to cache reuse, but no hit rate or "
                            "warm/cold state says how much of the measured load hit the cache", ctx.d.evidence(body_speed))
-    return TextFinding("cache_hit_labeling", "unclear", "prefix caching is on but results are not labelled cold or warm",
-                       ctx.d.evidence(enabled))
+    return TextFinding("cache_hit_labeling", "unclear", f"prefix caching is on ({said(ctx, enabled[0])}) but no hit rate or "
+                       "cold/warm state says what the reported figures saw", ctx.d.evidence(enabled))
 
 
 # the measured workload stated as one built on reuse ("reuse the same context for 10 requests", "reuse the KV Cache
@@ -68,6 +71,11 @@ def _reuse_without_prefix_cache(ctx) -> TextFinding:
                            "earlier prompts and outputs; the state of that history for the reported runs is not stated",
                            ctx.d.evidence([drafts]), reason="not_stated")
     return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
+
+
+def _clip(text: str, limit: int = 90) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= limit else words[:limit - 3] + "..."
 
 
 def _at(hit) -> tuple[int, int]:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..reading.lexicon import icase
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 
 __all__ = ["capacity_vs_workload"]
 
@@ -41,8 +41,9 @@ def capacity_vs_workload(ctx) -> TextFinding:
     bad = [(i, m) for i, m in ctx.d.hits(misread, kinds=("paragraph", "list_item", "heading", "quote"))
            if any(j == i for j, _ in found) or any(abs(j - i) <= 1 for j, _ in found + code_cap)]
     if bad:
-        return TextFinding("capacity_vs_workload", "violation", "a capacity figure is read as served load",
-                           ctx.d.evidence(found[:1] + bad))
+        return TextFinding("capacity_vs_workload", "violation",
+                           f"the capacity figure {said(ctx, found[0])} is read as served load by {said(ctx, bad[0])}: "
+                           "what fits is not what the benchmark ran", ctx.d.evidence(found[:1] + bad))
     good = ctx.d.first(icase(r"capacity,?\s+not|is\s+(?:a\s+)?capacity|configured\s+(?:capacity|maximum)|not\s+the\s+(?:active|served)|"
                              r"active\s+(?:tokens|sequences|context)|actual\s+(?:prompt|context|load)"))
     if good:

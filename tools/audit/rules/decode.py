@@ -7,7 +7,7 @@ import re
 
 from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, IS, icase
 from ..reading.mentions import ratio_claims, decode_rates, figures
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 from ..workload import request_number, token_spans
 
 __all__ = ["steady_decode"]
@@ -56,10 +56,9 @@ def steady_decode(ctx) -> TextFinding:
         # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
         low = min(pool, key=lambda x: x[0])
         high = max(pool, key=lambda x: x[0])
-        where = f"line {ctx.d.ev(*_at(rates[0]))[0]}" if rates else "the decode-rate figures"
         if high[0] <= 32:
             return TextFinding("steady_decode", "violation",
-                               f"the decode-rate figure on {where} rests on {int(low[0])}-token outputs (line "
+                               f"the decode-rate figure {said(ctx, rates[0])} rests on {int(low[0])}-token outputs (line "
                                f"{ctx.d.ev(*_at(low[1]))[0]}): too few intervals for steady decode",
                                ctx.d.evidence([low[1]] + rates[:1]))
         if low[0] >= 64:
@@ -70,8 +69,9 @@ def steady_decode(ctx) -> TextFinding:
                            ctx.d.evidence([low[1]]), reason="ambiguous")
     if caps and max(c[0] for c in caps) <= 32:
         low = min(caps, key=lambda x: x[0])
-        return TextFinding("steady_decode", "violation", f"outputs are capped at {int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}), "
-                           "too short for steady decode", ctx.d.evidence([low[1]]))
+        return TextFinding("steady_decode", "violation", f"the decode-rate figure {said(ctx, rates[0])} comes from outputs capped at "
+                           f"{int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}): too few intervals for steady decode",
+                           ctx.d.evidence([low[1]] + rates[:1]))
     requested = _requested_flags(ctx) + _requested_phrases(ctx) + caps
     if requested and min(v for v, _ in requested) >= 64:
         # LABELLING.md: a requested output length of 64 or more counts as the stated output, unless completed
@@ -86,7 +86,8 @@ def steady_decode(ctx) -> TextFinding:
                            "belongs to a first-token or prefill measurement, not to the runs behind the decode-rate figures, "
                            "whose output length is not stated", ctx.d.evidence([hit] + rates[:1]), reason="not_stated")
     return TextFinding("steady_decode", "unclear",
-                       "decode-rate figures without a completed (or fixed) output length" + (" (only a cap is given)" if caps else ""),
+                       f"the decode-rate figure {said(ctx, rates[0])} comes without a completed (or fixed) output length"
+                       + (" (only a cap is given)" if caps else ""),
                        ctx.d.evidence(rates[:2]))
 
 

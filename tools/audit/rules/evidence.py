@@ -12,7 +12,7 @@ from ..reading.blocks import quote_line
 from ..reading.lexicon import LAT_KW, RATE_FIG, icase
 from ..reading.mentions import figures, ratio_claims
 from ..reading.vocabulary import GPU_RX
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 
 __all__ = ["evidence_class", "in_values", "negated"]
 
@@ -70,8 +70,8 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     inflated = [(i, m) for i, m in maxima if ratios and _ratio(m.group(0)) is not None and _ratio(m.group(0)) > max(ratios) * 1.05]
     peaks = theories + inflated
     if capacity.status == "violation":
-        return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability",
-                           capacity.evidence)
+        return TextFinding("evidence_class", "violation", "a capacity estimate is presented as measured serving capability "
+                           f"(capacity_vs_workload: {capacity.why})", capacity.evidence)
     title = ctx.d.w.title or ""
     loose = None
     projections = list(ctx.d.hits(icase(r"\b(?:projected|extrapolated|simulated)\s+(?:from|performance|results?|figures?|using|with|by)\b")))
@@ -80,12 +80,15 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         line = ctx.d.w.title_line or 1
         projected = next((h for h in projections if _of_the_results(ctx, h)), None)
         if projected:
-            return TextFinding("evidence_class", "violation", "the headline states a projected figure as delivered performance",
+            return TextFinding("evidence_class", "violation",
+                               f"the headline '{' '.join(title.split())[:90]}' (line {line}) states as delivered a figure that "
+                               f"{said(ctx, projected)} says is projected or simulated",
                                [(line, quote_line(ctx.d.w.lines[line - 1]))] + ctx.d.evidence([projected]))
         loose = projections[0]  # judged after the peaks, which may still make the headline a violation
     if peaks:
         if ctx.d.first(labelled, prose):
-            return TextFinding("evidence_class", "ok", "peak/ceiling figures are labelled as such",
+            return TextFinding("evidence_class", "ok", f"the peak or ceiling figures ({said(ctx, peaks[0])}) are labelled as such "
+                               f"by {said(ctx, ctx.d.first(labelled, prose))}",
                                ctx.d.evidence([ctx.d.first(labelled, prose)]))
         # the claim must be made of the peak: in its block or the next one, not anywhere in the document
         near = [(i, m) for i, m in ctx.d.hits(claim, prose) if any(0 <= i - j <= 1 for j, _ in peaks)]
@@ -94,8 +97,8 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                                f"'{_quote(ctx, peaks[0])}' (line {ctx.d.ev(*_at(peaks[0]))[0]}) is a peak, theoretical or inflated "
                                "figure presented as delivered performance",
                                ctx.d.evidence(peaks[:2] + [near[0]]))
-        return TextFinding("evidence_class", "unclear", "peak or theoretical language without saying what was measured",
-                           ctx.d.evidence(peaks[:2]))
+        return TextFinding("evidence_class", "unclear", f"{said(ctx, peaks[0])} is peak or theoretical language, and no "
+                           "sentence beside it says whether it was measured", ctx.d.evidence(peaks[:2]))
     if loose:
         line, at = ctx.d.w.title_line or 1, ctx.d.ev(loose[0], loose[1].start())[0]
         return TextFinding("evidence_class", "unclear",
@@ -122,8 +125,9 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         return TextFinding("evidence_class", "unclear",
                            f"'{_quote(ctx, general)}' (line {ctx.d.ev(*_at(general))[0]}) restates the measurements as a general "
                            "property beyond the setups measured", ctx.d.evidence([general]), reason="ambiguous")
-    return TextFinding("evidence_class", "ok", "figures are not presented as ceilings or peaks",
-                       ctx.d.evidence((f["lat"] + f["rate"])[:1]))
+    shown = (f["lat"] + f["rate"] + f["req"] + f["goodput"] + speedups)[:1]
+    return TextFinding("evidence_class", "ok", (f"the figures (first: {said(ctx, shown[0][:2])}) are" if shown else "the figures are")
+                       + " presented as measurements, with no peak, ceiling or projection among them", ctx.d.evidence(shown))
 
 
 # a speed-up about performance, not about memory or capacity ("kv block 可以增加到 4 倍" is a capacity ratio)

@@ -8,7 +8,7 @@ import re
 
 from ..reading.lexicon import icase
 from ..reading.mentions import ratio_claims, figures, tool_named
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 from ..reading.tables import cell_meaning
 from .timing import _SINGLE_SEQUENCE_TOOLS
 
@@ -71,10 +71,11 @@ def throughput_basis(ctx) -> TextFinding:
                               r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
         or tool_named(ctx) or ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
     if unlabeled:
-        return TextFinding("throughput_basis", "unclear", "a token rate is given without saying which tokens it counts",
-                           ctx.d.evidence(unlabeled))
+        return TextFinding("throughput_basis", "unclear", f"the token rate {said(ctx, unlabeled[0])} does not say which "
+                           "tokens it counts (input, output or both)", ctx.d.evidence(unlabeled))
     if scope or requests_only:
-        return TextFinding("throughput_basis", "ok", "token basis and aggregate/per-session scope stated",
+        return TextFinding("throughput_basis", "ok", f"the rates (first: {said(ctx, figs[0])}) state which tokens or requests "
+                           "they count, and " + (f"{said(ctx, scope)} sets their scope" if scope else "a request rate is the run's own"),
                            ctx.d.evidence(figs[:1] + ([scope] if scope else [])))
     # a figure labelled as a run's throughput ("output token throughput", a table column "throughput(out tok/s)")
     # is evidently aggregate (LABELLING.md); only a bare rate leaves the scope open
@@ -85,8 +86,8 @@ def throughput_basis(ctx) -> TextFinding:
            for i, m in figs):
         return TextFinding("throughput_basis", "ok", "token basis stated; a run's throughput is an aggregate",
                            ctx.d.evidence(figs[:1]))
-    return TextFinding("throughput_basis", "unclear", "token basis stated but not whether the rate is aggregate or per session",
-                       ctx.d.evidence(figs[:2]))
+    return TextFinding("throughput_basis", "unclear", f"the rate {said(ctx, figs[0])} names the tokens it counts but not "
+                       "whether it is aggregate or per session", ctx.d.evidence(figs[:2]))
 
 
 _LIST = r"[.,]\d|\s*(?:,|/|and\b|or\b|to\b|-|–)\s*\d"
@@ -147,5 +148,7 @@ def goodput_slo(ctx) -> TextFinding:
                 r"\bSLOs?\b[^.\n]{0,60}\d+\s*(?:ms|s)\b|\w+:\d+\s*(?:ms)?\s+SLO")
     s = ctx.d.first(slo)
     if s:
-        return TextFinding("goodput_slo", "ok", "goodput reported with declared SLO thresholds", ctx.d.evidence([s] + g[:1]))
-    return TextFinding("goodput_slo", "violation", "goodput reported without the SLO thresholds that define it", ctx.d.evidence(g[:2]))
+        return TextFinding("goodput_slo", "ok", f"the goodput figure {said(ctx, g[0])} comes with the SLO threshold "
+                           f"{said(ctx, s)}", ctx.d.evidence([s] + g[:1]))
+    return TextFinding("goodput_slo", "violation", f"the goodput figure {said(ctx, g[0])} is reported, and no TTFT, TPOT or latency "
+                       "threshold that defines it is stated anywhere", ctx.d.evidence(g[:2]))

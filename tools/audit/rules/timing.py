@@ -8,7 +8,7 @@ import re
 
 from ..reading.lexicon import icase
 from ..reading.mentions import figures, ratio_claims, tool_named
-from ..findings import TextFinding
+from ..findings import TextFinding, said
 
 __all__ = ["observation_point", "tpot_definition"]
 
@@ -46,10 +46,10 @@ def observation_point(ctx) -> TextFinding:
         return TextFinding("observation_point", "not_applicable", "throughput figures only: no latency figure whose timing "
                            "point matters", ctx.d.evidence([hit] if hit else f["rate"][:1]))
     if hit:
-        return TextFinding("observation_point", "ok", "observation point named (or implied by the named benchmark client)",
-                           ctx.d.evidence([hit]))
-    return TextFinding("observation_point", "unclear", "figures are reported without saying where the clock was read",
-                       ctx.d.evidence(f["lat"][:1] + f["rate"][:1]))
+        return TextFinding("observation_point", "ok", f"the latency figures (first: {said(ctx, latency[0][:2])}) are timed where "
+                           f"{said(ctx, hit)} says, or by the named client", ctx.d.evidence([hit, latency[0][:2]]))
+    return TextFinding("observation_point", "unclear", f"the latency figure {said(ctx, latency[0][:2])} comes with nothing "
+                       "saying where the clock was read (client, server, in-process)", ctx.d.evidence([latency[0][:2]] + f["lat"][:1]))
 
 
 def tpot_definition(ctx) -> TextFinding:
@@ -78,18 +78,18 @@ def tpot_definition(ctx) -> TextFinding:
                 r"TPOT\s*=\s*(?:E2E\w*|end[- ]to[- ]end\s+latency|total\s+latency|latency)\s*/\s*(?:\(?\s*(?:number\s+of\s+)?(?:output\s+|generated\s+)?tokens\s*\)?)(?!\s*[-−]\s*1)")
     b = ctx.d.first(bad)
     if b:
-        return TextFinding("tpot_definition", "violation", "TPOT is conflated with ITL or divided by all tokens without saying so",
-                           ctx.d.evidence([b]))
+        return TextFinding("tpot_definition", "violation", f"{said(ctx, b)} equates TPOT with ITL or divides by all output "
+                           "tokens (first included) without saying so", ctx.d.evidence([b]))
     good = icase(r"(?:E2E\w*|end[- ]to[- ]end(?:\s+latency)?|latency)\s*[-−–]\s*TTFT\s*\)?\s*/|first\s+token\s+(?:is\s+|was\s+)?(?:excluded|included)|"
                  r"(?:excluding|excl\.?|including|incl\.?)\s+(?:the\s+)?(?:1st|first)\s+token|\b[Nn]\s*[-−]\s*1\b|tokens?\s*[-−]\s*1\b|"
                  r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
     # the measuring tools whose TPOT (or per-token latency) definition is fixed by their own code
     g = ctx.d.first(good) or ctx.d.first(_DEFINING_TOOLS)
     if g:
-        return TextFinding("tpot_definition", "ok", "TPOT denominator / first-token treatment stated or fixed by the named client",
-                           ctx.d.evidence([g]))
-    return TextFinding("tpot_definition", "unclear", "TPOT-like figure without its denominator or first-token treatment",
-                       ctx.d.evidence(tpots[:2]))
+        return TextFinding("tpot_definition", "ok", f"{said(ctx, g)} states the per-token denominator and first-token "
+                           "treatment, or names a client whose code fixes them", ctx.d.evidence([g] + tpots[:1]))
+    return TextFinding("tpot_definition", "unclear", f"the per-token figure {said(ctx, tpots[0])} comes without its "
+                       "denominator or whether the first token is counted", ctx.d.evidence(tpots[:2]))
 
 
 # the measuring tools whose per-token latency (or decode rate) definition is fixed by their own code
