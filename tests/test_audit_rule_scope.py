@@ -283,3 +283,13 @@ def test_throughput_alone_has_no_observation_point_to_judge_even_with_no_tool_na
                 "| LLaMA-2-7B  | 15.50             | 5.28              | 2.94x   |\n")
     found = rule(tinychat, "observation_point")
     assert found.status == "unclear" and found.reason == "not_stated"
+
+
+def test_token_rates_of_a_write_up_that_never_runs_two_streams_at_once_have_an_evident_scope():
+    # real/batch4/f_executorch_gemma4.md l.176-187 (SOURCES.md: pytorch/executorch examples/models/gemma4/README.md @33419c0):
+    # one phone, one request at a time; the columns name the tokens (Prefill, Gen) and nothing batches or runs concurrently
+    table = ("## Samsung S25 Performance\n\n| Model | Size | Load | Prefill | Gen | TTFT |\n|---|---|---|---|---|---|\n"
+             "| E2B gemma4.pte | 4.1 GB | 705ms | 166 tok/s | 6 tok/s | 4.50s |\n| E4B gemma4.pte | 6.1 GB | 1.30s | 91 tok/s | 4 tok/s | 7.50s |\n")
+    assert rule(table, "throughput_basis").status == "ok"
+    # the same table in a write-up that also serves several users at once: per user or aggregate is open again
+    assert rule(table + "\nWe also ran it with 4 concurrent users.\n", "throughput_basis").status == "unclear"

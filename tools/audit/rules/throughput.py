@@ -86,6 +86,12 @@ def throughput_basis(ctx) -> TextFinding:
            for i, m in figs):
         return TextFinding("throughput_basis", "ok", "token basis stated; a run's throughput is an aggregate",
                            ctx.d.evidence(figs[:1]))
+    if not ctx.d.first(_MULTI_STREAM, scope="any"):
+        # nothing in the write-up runs two streams at once (no batch, concurrency, users or request rate): a rate is one
+        # stream's, so aggregate and per session coincide (LABELLING.md: the scope may be evident)
+        return TextFinding("throughput_basis", "ok", f"the rate {said(ctx, figs[0])} names the tokens it counts, and nothing in "
+                           "the write-up runs more than one stream at a time: aggregate and per-session rates coincide",
+                           ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", f"the rate {said(ctx, figs[0])} names the tokens it counts but not "
                        "whether it is aggregate or per session", ctx.d.evidence(figs[:2]))
 
@@ -95,6 +101,12 @@ _LIST = r"[.,]\d|\s*(?:,|/|and\b|or\b|to\b|-|–)\s*\d"
 _SINGLE_STREAM = icase(rf"\bbatch[\s_-]*size\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|\bbs\s*=\s*1\b(?!{_LIST})|\bconcurrency\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|"
                        r"\bsingle[- ](?:stream|request)\s+(?:decod|generat|throughput|speed|rate|run|benchmark|latency)|\bone\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
                        r"\btok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*user\b")
+
+
+# anything that puts more than one stream in flight: batches, concurrency, several users or clients, request rates
+_MULTI_STREAM = icase(r"concurren|\bbatch|\bparallel\s+(?:requests|sequences|users|streams|decod)|\busers\b|\bclients\b|\bcustomers\b|\btraffic\b|\bQPS\b|\bRPS\b|"
+                      r"req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|request[-_ ]rate|in[- ]flight|--num-prompts|num_prompts|"
+                      r"并发|批|同时|多用户|同時|バッチ|並列")
 
 
 _MANY_STREAMS = icase(r"\bbatch[\s_-]*size[s]?\s*(?:of\s+|=\s*|:\s*)?(?:[2-9]|\d{2,})\b|\bbs\s*=\s*(?:[2-9]|\d{2,})\b|"
