@@ -8,6 +8,7 @@ import re
 
 from .reading.document import SENTENCE_REACH
 from .reading.lexicon import COLUMN_GAP, LAT_KW, RATE_UNIT, icase
+from .reading.streams import ONE_STREAM_WORDS
 from .findings import TextFinding, cite, missing_finding
 
 __all__ = ["latency_distributions"]
@@ -68,10 +69,6 @@ def latency_distributions(ctx) -> TextFinding:
     return missing_finding(ctx, "latency_distributions", "latency percentile or per-request record")
 
 
-_SINGLE_STREAM = icase(r"single[- ](?:stream|user|request|session|batch)|batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|bs\s*=?\s*1\b|"
-                       r"concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|user|prompt)\s+at\s+a\s+time")
-
-
 # "E2E pipeline (train -> export -> eval)", "end-to-end tests": the word names a scope of work, not a time;
 # "latency-sensitive requests", "latency-bound": it qualifies a kind of traffic or regime, not a measured time.
 _NOT_A_TIME = re.compile(r"[\s-]*(?:pipelines?|tests?|testing|training|flows?|workflows?|examples?|validation|integration|"
@@ -97,7 +94,7 @@ def _latency_figures(ctx) -> list:
         found = [(c.block, Spot(c.start, c.end, c.label)) for c in ctx.d.claims
                  if c.metric in LATENCY_METRICS and ctx.d.in_view(c.block, c.start, "run")]
     if not found:
-        found = [h for h in figs["rate"] if _SINGLE_STREAM.search(ctx.d.sentence(*h)) or _SINGLE_STREAM.search(ctx.d.header(h[0]))]
+        found = [h for h in figs["rate"] if ONE_STREAM_WORDS.search(ctx.d.sentence(*h)) or ONE_STREAM_WORDS.search(ctx.d.header(h[0]))]
     if not found:  # the single-stream decode rates tpot_definition reads (one tool, batch 1, tg128: LABELLING.md)
         from .rules.timing import single_stream_rates
 

@@ -8,6 +8,7 @@ import re
 
 from ..reading.lexicon import icase
 from ..reading.mentions import ratio_claims, figures, tool_named
+from ..reading.streams import ANY_CONCURRENCY, ONE_STREAM, SEVERAL_STREAMS
 from ..findings import TextFinding, said
 from ..reading.tables import cell_meaning
 from .timing import _SINGLE_SEQUENCE_TOOLS
@@ -56,9 +57,9 @@ def throughput_basis(ctx) -> TextFinding:
         unlabeled = []
     # One stream at a time (batch size 1, one request at a time, tokens/s/user): its token rate counts the tokens
     # that stream generates, per stream (LABELLING.md after batch 4: TPS = 1000 / TPOT at concurrency 1)
-    single = ctx.d.first(_SINGLE_STREAM)
-    if single and ctx.d.first(_MANY_STREAMS):  # other batch sizes too: only figures the statement is about
-        unlabeled = [(i, m) for i, m in unlabeled if not _SINGLE_STREAM.search(_around(ctx, i, m) + " " + ctx.d.w.blocks[i].section)]
+    single = ctx.d.first(ONE_STREAM)
+    if single and ctx.d.first(SEVERAL_STREAMS):  # other batch sizes too: only figures the statement is about
+        unlabeled = [(i, m) for i, m in unlabeled if not ONE_STREAM.search(_around(ctx, i, m) + " " + ctx.d.w.blocks[i].section)]
         single = single if not unlabeled else None
     if unlabeled and single:
         return TextFinding("throughput_basis", "ok", "one stream at a time: the token rates count the tokens one stream "
@@ -86,7 +87,7 @@ def throughput_basis(ctx) -> TextFinding:
            for i, m in figs):
         return TextFinding("throughput_basis", "ok", "token basis stated; a run's throughput is an aggregate",
                            ctx.d.evidence(figs[:1]))
-    if not ctx.d.first(_MULTI_STREAM, scope="any"):
+    if not ctx.d.first(ANY_CONCURRENCY, scope="any"):
         # nothing in the write-up runs two streams at once (no batch, concurrency, users or request rate): a rate is one
         # stream's, so aggregate and per session coincide (LABELLING.md: the scope may be evident)
         return TextFinding("throughput_basis", "ok", f"the rate {said(ctx, figs[0])} names the tokens it counts, and nothing in "
@@ -94,24 +95,6 @@ def throughput_basis(ctx) -> TextFinding:
                            ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", f"the rate {said(ctx, figs[0])} names the tokens it counts but not "
                        "whether it is aggregate or per session", ctx.d.evidence(figs[:2]))
-
-
-_LIST = r"[.,]\d|\s*(?:,|/|and\b|or\b|to\b|-|–)\s*\d"
-"""A value that starts a list or range ("concurrency 1, 8 and 32", "batch size 1-64") is not one stream."""
-_SINGLE_STREAM = icase(rf"\bbatch[\s_-]*size\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|\bbs\s*=\s*1\b(?!{_LIST})|\bconcurrency\s*(?:of\s+|=\s*|:\s*)?1\b(?!{_LIST})|"
-                       r"\bsingle[- ](?:stream|request)\s+(?:decod|generat|throughput|speed|rate|run|benchmark|latency)|\bone\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
-                       r"\btok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*user\b")
-
-
-# anything that puts more than one stream in flight: batches, concurrency, several users or clients, request rates
-_MULTI_STREAM = icase(r"concurren|\bbatch|\bparallel\s+(?:requests|sequences|users|streams|decod)|\busers\b|\bclients\b|\bcustomers\b|\btraffic\b|\bQPS\b|\bRPS\b|"
-                      r"req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|request[-_ ]rate|in[- ]flight|--num-prompts|num_prompts|"
-                      r"并发|批|同时|多用户|同時|バッチ|並列")
-
-
-_MANY_STREAMS = icase(r"\bbatch[\s_-]*size[s]?\s*(?:of\s+|=\s*|:\s*)?(?:[2-9]|\d{2,})\b|\bbs\s*=\s*(?:[2-9]|\d{2,})\b|"
-                       r"\bconcurrency\s*(?:of\s+|=\s*|:\s*|levels?\s+)?(?:[2-9]|\d{2,})\b|\b(?:[2-9]|\d{2,})\s+(?:concurrent\s+)?(?:users|streams|clients)\b|"
-                       r"\bbatch\s+sizes\b|\bconcurrenc(?:y|ies)\s+(?:sweep|levels)")
 
 
 def _around(ctx, i: int, m) -> str:

@@ -8,6 +8,7 @@ import re
 
 from ..reading.lexicon import icase
 from ..reading.mentions import figures, ratio_claims, tool_named
+from ..reading.streams import ONE_STREAM, ONE_USER, PER_STREAM, SEVERAL_STREAMS
 from ..findings import TextFinding, said
 
 __all__ = ["observation_point", "tpot_definition"]
@@ -96,16 +97,9 @@ def tpot_definition(ctx) -> TextFinding:
 _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
                         r"inference-perf|guidellm|mlx_lm\.generate|litgpt\s+generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
                         r"token_benchmark_ray|optimum-benchmark|\baisbench\b|\btg\d{2,}\b")
-# single-stream stated: per user/request/stream, batch 1, one request at a time, or a single-sequence bench tool
-_PER_STREAM = icase(r"per[- ](?:user|request|stream|session|sequence)|/\s*(?:user|req|request|stream)\b|single[- ](?:stream|user|request|sequence|batch)|"
-                    r"batch(?:[- ]size)?\s*(?:of\s*|=\s*)?1\b|\bbs\s*=\s*1\b|concurrency\s*(?:of\s*|=\s*)?1\b|one\s+(?:request|prompt|sequence)\s+at\s+a\s+time|"
-                    r"\btg\d{2,}\b")
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
 
 
-# one user or session stated anywhere in the write-up ("That's single user", "for a single chat session"), or batch 1
-_ONE_USER = icase(r"\bsingle\s+(?:chat\s+)?(?:user|session|stream)\b|\bone\s+(?:user|chat\s+session)\b|"
-                  r"\bbatch[\s_-]*size\s*(?:of\s+|=\s*|:\s*)?1\b|\bbs\s*=\s*1\b")
 # the first token's time given as a duration ("gets its first token in ~72 ms"): a TTFT figure
 _FIRST_TOKEN_TIME = icase(r"first\s+token\s+(?:in|after|within)\s+(?:about\s+|~\s*|≈\s*)?\d[\d,.]*\s*(?:ms|s|seconds?)\b")
 
@@ -115,9 +109,8 @@ def _one_user_decode(ctx) -> list:
     line, and no larger batch or concurrency anywhere: single-stream decode rates, so latency figures for
     observation_point (LABELLING.md)."""
     from ..reading.mentions import decode_rates
-    from .throughput import _MANY_STREAMS
 
-    if not ctx.d.first(_ONE_USER) or ctx.d.first(_MANY_STREAMS):
+    if not ctx.d.first(ONE_USER) or ctx.d.first(SEVERAL_STREAMS):
         return []
     return decode_rates(ctx) + [h for h in ratio_claims(ctx) if h[2] == "decode"]
 
@@ -136,15 +129,14 @@ def single_stream_rates(ctx) -> list:
     tool = ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
     # one stream stated for the whole write-up ("batch_size=1", "单并发") and no other batch or concurrency anywhere:
     # every decode rate in it is that stream's
-    from .throughput import _MANY_STREAMS, _SINGLE_STREAM
 
-    alone = ctx.d.first(_SINGLE_STREAM) and not ctx.d.first(_MANY_STREAMS)
+    alone = ctx.d.first(ONE_STREAM) and not ctx.d.first(SEVERAL_STREAMS)
     out = []
     for i, m in rates:
         line = ctx.d.line_text(i, m.start(), m.end())
         if ctx.d.w.blocks[i].kind == "table":
             line += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
         figure = ctx.d.w.blocks[i].kind == "table" or ctx.d.plains[i][m.start():m.start() + 1].isdigit()  # a value, not a unit named
-        if tool or _PER_STREAM.search(line) or (alone and figure):
+        if tool or PER_STREAM.search(line) or (alone and figure):
             out.append((i, m))
     return out
