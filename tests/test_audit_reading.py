@@ -106,6 +106,26 @@ def test_a_background_paragraph_still_declares_through_its_sentences_about_the_r
     assert statuses(text)["hardware"] == "declared"
 
 
+def test_a_caption_written_in_html_is_prose_and_its_methods_sentence_speaks_of_the_runs():
+    # FasterDecoding/REST README.md: the results are an image; the setup is in an <em> caption under it, in the passive
+    text = ("# REST\n\n## Introduction\n\nREST is a retrieval-based speculative decoding method.\n\n"
+            "<div align=\"center\">\n  <img src=\"assets/rest_results.png\" width=\"85%\">\n  <br>\n"
+            "  <em>Speed on HumanEval and MT-Bench with standard autoregressive generation and REST. All the experiments "
+            "are conducted on a single NVIDIA A6000 GPU and 96 CPU cores with a batch size of 1.</em>\n</div>\n")
+    kinds = [b.kind for b in parse_writeup(text).blocks]
+    assert kinds[-1] == "paragraph"
+    got = statuses(text)
+    assert got["hardware"] == "declared" and got["concurrency"] == "declared"
+    # markup alone (an image in a layout div) and an HTML table stay html
+    assert parse_writeup("<p align=\"center\"><img src=\"a.png\"></p>\n").blocks[0].kind == "html"
+    assert parse_writeup("<table><tr><td>TTFT</td><td>41 ms and a few more words here</td></tr></table>\n").blocks[0].kind == "html"
+
+
+def test_sampling_set_in_a_sentence_is_declared():
+    text = "# Run\n\nWe measured 41 tok/s on 1x H100. The temperature is set to 0.8 and the top-p to 0.95.\n"
+    assert statuses(text)["sampling"] == "declared"
+
+
 def test_escaped_markdown_reads_as_written():
     text = "We measured TPOT p50 9 ms with 512-token outputs (`\\-\\-ignore\\_eos`).\n"
     assert statuses(text)["stopping"] == "declared"

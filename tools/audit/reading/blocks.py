@@ -200,7 +200,9 @@ def parse_writeup(text: str) -> Writeup:
             kind = "table"
             covered_until = end - 1
         elif tok.type == "html_block":
-            kind = "html"
+            # a caption or note written in HTML (<em>...</em> under a results image) is prose a reader sees; markup
+            # alone (an image, a layout div) and HTML tables stay html
+            kind = "paragraph" if _html_prose("\n".join(lines[start:end])) else "html"
             covered_until = end - 1
         if kind is None:
             continue
@@ -213,6 +215,16 @@ def parse_writeup(text: str) -> Writeup:
                 title, title_line = line.strip().lstrip("#").strip(), n
                 break
     return Writeup(lines=lines, blocks=blocks, title=title, title_line=title_line)
+
+
+_HTML_MARKUP = re.compile(r"<!--.*?(?:-->|$)|<[^<>]{0,2000}>", re.S)
+
+
+def _html_prose(html: str) -> bool:
+    """Whether an HTML block holds rendered sentences (six or more words outside its tags) and no table."""
+    if re.search(r"<t[dhr]\b", html, re.I):
+        return False
+    return len(re.findall(r"[^\W\d_]{2,}", _HTML_MARKUP.sub(" ", html))) >= 6
 
 
 _RULE_LINE = re.compile(r"[=\-~^*#+`:.'\"_]+")

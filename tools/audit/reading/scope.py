@@ -97,11 +97,14 @@ _SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\d))*(?:[.!?;]|\n|$)")
 # Evidence that something was measured at all.
 _FIGURE = re.compile(r"\d[\d,.]*\s*(?:k\s*)?(?:ms\b|s\b|sec\b|seconds\b|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|t/s\b|tps\b|"
                      r"req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|qps\b|rps\b|[x×](?![\w])|%)|(?:TTFT|TPOT|ITL|latency|throughput)\b[^.\n]{0,40}?\d", re.I)
+# the passive voice of a methods note or caption: "All the experiments are conducted on a single NVIDIA A6000 GPU"
+_CONDUCTED = (r"\b(?:experiments?|evaluations?|measurements?|benchmarks?)\s+(?:\w+\s+){0,2}?(?:are|were|was|is)\s+"
+              r"(?:conducted|performed|carried\s+out|done|run|measured)\s+(?:on|with|using|under|in)\b")
 _MEASURED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|observed|saw|see|got|achieved|recorded|obtained|ran|tested|compared|"
                        r"evaluated|started|launched|deployed|served|profiled|timed|replayed|swept)\b|\b(?:startup|server|engine)\s+logs?\s+(?:reports?|shows?|says)\b|"
                        r"\b(?:results?|benchmarks?|measurements?|charts?|graphs?|plots?)\s+(?:below|above|show|shows|showed|are\s+shown)\b|"
                        r"\b(?:examples?|benchmarks?|numbers|results|measurements|runs?|tests?)\s+(?:\w+\s+){0,2}?(?:were|was)\s+(?:run|measured|benchmarked|obtained|collected)\s+(?:on|with|using)\b|"
-                       r"!\[[^\]]*(?:bench|throughput|latency|ttft|tpot|tok|perf|result|speed|chart|plot)", re.I)
+                       r"!\[[^\]]*(?:bench|throughput|latency|ttft|tpot|tok|perf|result|speed|chart|plot)|" + _CONDUCTED, re.I)
 
 # Searched over every prose block of a document: behind their first-character guard (same matches, faster).
 _ADVICE, _FUTURE, _FIGURE, _MEASURED = map(guard, (_ADVICE, _FUTURE, _FIGURE, _MEASURED))
@@ -223,7 +226,7 @@ def sentence_masks(text: str) -> list[tuple[int, int]]:
 # A sentence in background prose that still speaks about the measured runs.
 _RUN_SENTENCE = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|ran|run|tested|used|evaluated|compared|served|deployed|"
                            r"launched|profiled|swept|collected)\b|\bin\s+(?:this|our)\s+(?:post|blog|benchmark|study|experiments?|tests?)\b|"
-                           r"\bour\s+(?:benchmarks?|setup|tests?|experiments?|runs?|measurements?)\b|\bthe\s+(?:measured|benchmarked)\b", re.I)
+                           r"\bour\s+(?:benchmarks?|setup|tests?|experiments?|runs?|measurements?)\b|\bthe\s+(?:measured|benchmarked)\b|" + _CONDUCTED, re.I)
 
 _RUN_SENTENCE = guard(_RUN_SENTENCE)
 

@@ -56,8 +56,9 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     ratios = [float(v) for v in re.findall(r"(\d+(?:\.\d+)?)\s*[x×](?![\w])", " ".join(
         ctx.d.plains[i] for i, b in enumerate(ctx.d.w.blocks) if b.kind == "table"))]
     live = lambda i, m: not negated(ctx.d.plains[i], m.start())
-    # "the theoretical maximum of 200 GB/s", "on paper": a figure the text itself calls theoretical is labelled.
-    self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible", re.I)
+    # "the theoretical maximum of 200 GB/s", "on paper", "the maximum possible 3.87x": a figure the text itself calls
+    # theoretical, or the most there could be, is labelled as a bound (a hardware figure it derives from is not)
+    self_labelled = re.compile(r"theoretical|on\s+paper|achievable|possible|max(?:imum)?\s+possible", re.I)
     # "Empirically, seems like peak bandwidth is about 1700 GB/s": a peak the authors observed is a measurement.
     observed = re.compile(r"\bempirical(?:ly)?\b|\b(?:we|I)\s+(?:\w+\s+)?(?:measured|observed)\b|\bmeasured\s+(?:peak|max)", re.I)
     theories = [(i, m) for i, m in ctx.d.hits(theory, prose + ("code",)) if live(i, m) and not self_labelled.match(m.group(0))
