@@ -319,6 +319,13 @@ class Document:
         a, b = self.line_bounds(i, start, end)
         return self.plains[i][max(a, start - SENTENCE_REACH):min(b, (start if end is None else end) + SENTENCE_REACH)]
 
+    @staticmethod
+    def beside(i: int, j: int, *, following: bool = False) -> bool:
+        """Whether block ``i`` is block ``j`` or a neighbour of it (with ``following``: only the block after it). A claim
+        is made of a figure, or a remark is about a compared passage, when it is written beside it, not anywhere in the
+        document."""
+        return 0 <= i - j <= 1 if following else abs(i - j) <= 1
+
     def header(self, i: int) -> str:
         """First line of block i (a table's header row)."""
         nl = self._nl(i)

@@ -39,7 +39,7 @@ def capacity_vs_workload(ctx) -> TextFinding:
             return TextFinding("capacity_vs_workload", "not_applicable",
                                "no capacity figure is discussed (max-model-len only as a flag, if at all)")
     bad = [(i, m) for i, m in ctx.d.hits(misread, kinds=("paragraph", "list_item", "heading", "quote"))
-           if any(j == i for j, _ in found) or any(abs(j - i) <= 1 for j, _ in found + code_cap)]
+           if any(ctx.d.beside(i, j) for j, _ in found + code_cap)]
     if bad:
         return TextFinding("capacity_vs_workload", "violation",
                            f"the capacity figure {said(ctx, found[0])} is read as served load by {said(ctx, bad[0])}: "

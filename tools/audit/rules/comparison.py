@@ -84,7 +84,7 @@ def stack_comparison(ctx) -> TextFinding:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares against other providers whose stacks (engine, hardware, formats) are not disclosed: "
                            "the gain cannot be credited to one element", ctx.d.evidence([claim, providers]))
-    own = _own_changes(ctx, kind, sides)
+    own, loose = _changes_beside_engine_claim(ctx, kind)
     if own:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares a new stack with {', '.join(s.key for s in sides)}, and the new side also brings "
@@ -97,7 +97,6 @@ def stack_comparison(ctx) -> TextFinding:
         return TextFinding("stack_comparison", "violation",
                            f"{where} compares {compared} ({', '.join(s.key for s in sides)}) that also differ in {named}: "
                            "the gain cannot be credited to one element", ctx.d.evidence(evidence, 4))
-    loose = _loose_changes(ctx, kind, sides) if not own else []
     if loose:
         at = ctx.d.ev(loose[0][0], loose[0][1].start())[0]
         return TextFinding("stack_comparison", "unclear",
@@ -181,34 +180,29 @@ def _measured_against(ctx, hit, claims) -> bool:
     (its block or the next), in a table of test configurations, or in a sentence about their measured results, not
     in a remark elsewhere ("Unlike other providers, we charge per output token only")."""
     i, m = hit
-    if any(abs(i - j) <= 1 for j, _ in claims) or ctx.d.w.blocks[i].kind == "table":
+    if any(ctx.d.beside(i, j) for j, _ in claims) or ctx.d.w.blocks[i].kind == "table":
         return True
     return bool(_MEASURED.search(ctx.d.sentence(i, m)))
 
 
-def _own_changes(ctx, kind, sides, tied: bool = True) -> list[tuple[str, tuple]]:
-    """A product compared with a named engine ("3x faster than vLLM") whose own description adds
-    quantization or custom kernels: the new side changes more than the engine (with ``tied`` False: the
-    changes named apart from the new side instead)."""
+def _changes_beside_engine_claim(ctx, kind) -> tuple[list[tuple[str, tuple]], list[tuple]]:
+    """A product compared with a named engine ("3x faster than vLLM"): the quantization or custom kernels its own
+    description adds (the new side changes more than the engine), and those named apart from the new side
+    ("community quantized versions exist on the Hub" under 'About the model'), which only make the comparison unclear."""
     if kind is not None:
-        return []
+        return [], []
     against = ctx.d.first(icase(r"(?:than|vs\.?|versus|over|against|compared\s+(?:to|with)|beats?|outperforms?)\s+(?:the\s+)?(?:" + ENGINES + r")\b"))
     if against is None:
-        return []
-    out = []
+        return [], []
+    found = []
     quant = ctx.d.first(icase(r"(?<!no\s)quantiz\w*"), scope="run")
     if quant and not ctx.d.first(icase(r"(?<![A-Za-z0-9])(?:fp8|int8|int4|awq|gptq|bf16|fp16|fp4|nvfp4|mxfp4)(?![A-Za-z0-9])"), scope="run"):
-        out.append(("quantization", quant))
+        found.append(("quantization", quant))
     kernels = ctx.d.first(icase(r"(?:hand[- ]tuned|custom|fused|proprietary)\s+(?:\w+\s+)?kernels?"), scope="run")
     if kernels:
-        out.append(("custom kernels", kernels))
-    return [(what, h) for what, h in out if _of_the_new_side(ctx, h, against) == tied]
-
-
-def _loose_changes(ctx, kind, sides) -> list[tuple]:
-    """Quantization or custom kernels named in a write-up that credits a gain over a named engine, but apart from the
-    new side ("community quantized versions exist on the Hub" under 'About the model')."""
-    return [h for _, h in _own_changes(ctx, kind, sides, tied=False)]
+        found.append(("custom kernels", kernels))
+    own = [(what, h) for what, h in found if _of_the_new_side(ctx, h, against)]
+    return own, ([] if own else [h for what, h in found if (what, h) not in own])
 
 
 # a section that explains the new system's speed or design ("Why it's fast", "Under the hood", "Key features")
@@ -220,7 +214,7 @@ def _of_the_new_side(ctx, hit, against) -> bool:
     """Whether a change is the new side's: named beside the comparison (its block or the next), in a sentence about
     our own system, or in a section that explains its speed or design; not a remark about someone else's models."""
     i, m = hit
-    if abs(i - against[0]) <= 1 or _FIRST_PERSON.search(ctx.d.sentence(i, m)):
+    if ctx.d.beside(i, against[0]) or _FIRST_PERSON.search(ctx.d.sentence(i, m)):
         return True
     return bool(_EXPLAINS.search(ctx.d.w.blocks[i].section or ""))
 

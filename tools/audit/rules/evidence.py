@@ -92,7 +92,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                                f"by {said(ctx, ctx.d.first(labelled, prose))}",
                                ctx.d.evidence([ctx.d.first(labelled, prose)]))
         # the claim must be made of the peak: in its block or the next one, not anywhere in the document
-        near = [(i, m) for i, m in ctx.d.hits(claim, prose) if any(0 <= i - j <= 1 for j, _ in peaks)]
+        near = [(i, m) for i, m in ctx.d.hits(claim, prose) if any(ctx.d.beside(i, j, following=True) for j, _ in peaks)]
         if near:
             return TextFinding("evidence_class", "violation",
                                f"'{_quote(ctx, peaks[0])}' (line {ctx.d.ev(*_at(peaks[0]))[0]}) is a peak, theoretical or inflated "
