@@ -111,11 +111,12 @@ def format_mentions(ctx):
 
 def weight_format(ctx) -> TextFinding:
     weight, _ = format_mentions(ctx)
-    extra = icase(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|int4|w4a16|w8a8)\b")
+    # a checkpoint named by its scheme ('-AWQ', '-FP8'); a name ending in '-int4' gives only a bit width (partial below)
+    extra = icase(r"--dtype[\s=]+(?!auto)\w+|--quantization[\s=]+\w+|-(?:fp8|awq|gptq|w4a16|w8a8)\b")
     named = [h for h in weight if not _BARE.match(h[1].group(0))]
     bare = [h for h in weight if _BARE.match(h[1].group(0))]
     declared = named + list(ctx.d.hits(extra)) + ctx.d.flag_hits("weight_format", when=definite)
-    vague = icase(r"quantiz\w*|(?<![\w.-])\d{1,2}[- ]bits?\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)|半精度|量化")
+    vague = icase(r"quantiz\w*|(?<![\w.-])\d{1,2}[- ]bits?\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)|半精度|量化|-int[48]\b")
     partial = bare + [h for h in ctx.d.hits(vague) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)
                       and not _kv_context(ctx, *h) and not _feature(ctx, *h)]
     finding = status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
