@@ -293,3 +293,15 @@ def test_token_rates_of_a_write_up_that_never_runs_two_streams_at_once_have_an_e
     assert rule(table, "throughput_basis").status == "ok"
     # the same table in a write-up that also serves several users at once: per user or aggregate is open again
     assert rule(table + "\nWe also ran it with 4 concurrent users.\n", "throughput_basis").status == "unclear"
+
+
+def test_rules_read_figures_in_background_sections_even_after_the_items_read_the_run_view():
+    # real/batch6/h_deepseek_inference_overview.md l.60-76 (SOURCES.md: deepseek-ai/open-infra-index @3122a25): the service
+    # statistics sit under a design section; the items do not credit them, but the rules judge the figures they state
+    text = ("# Inference system overview\n\n## System Design Principles\n\nExpert parallelism spreads the load.\n\n"
+            "### Statistics of the Online Service\n\n- The average output speed was 20-22 tokens per second.\n"
+            "- Each H800 node delivers ~73.7k tokens/s input during prefilling or ~14.8k tokens/s output during decoding.\n")
+    report = audit_benchmark(AuditRequest(text=text))
+    rules = {r.id: r.status for r in report.rules}
+    assert rules["throughput_basis"] != "not_applicable" and rules["evidence_class"] != "not_applicable"
+    assert {f.id: f.status for f in report.items}["output_length_requested"] == "missing"

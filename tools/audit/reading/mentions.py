@@ -39,8 +39,9 @@ def in_link_text(text: str, pos: int) -> bool:
 
 def figures(ctx):
     """Latency, decode-rate, throughput and goodput figures (block, match)."""
-    if "figs" in ctx.cache:
-        return ctx.cache["figs"]
+    key = "figs:" + ctx.d.default_scope  # items read the 'run' view, rules the 'claims' view: one cache per view
+    if key in ctx.cache:
+        return ctx.cache[key]
     numeric = {i for i, text in enumerate(ctx.d.plains) if DIGIT.search(text)}
     if ctx.d.first(SPEEDUP):  # "2.3x faster" in tokens per second: the metric is named without a number
         numeric = set(range(len(ctx.d.plains)))
@@ -65,14 +66,15 @@ def figures(ctx):
             if claim.block not in has[group]:
                 has[group].add(claim.block)
                 figs[group].append(hit)
-    ctx.cache["figs"] = figs
+    ctx.cache[key] = figs
     return figs
 
 
 def decode_rates(ctx):
     """Token-rate figures that measure generation (not prefill/input/total)."""
-    if "decode" in ctx.cache:
-        return ctx.cache["decode"]
+    key = "decode:" + ctx.d.default_scope
+    if key in ctx.cache:
+        return ctx.cache[key]
     out = []
     # "total" tokens, not a total time ("6.93 sec total, 36.96 tokens/sec" is one generation's printout)
     prefill = re.compile(r"prefill|prompt\s+processing|\binput\b|\bpp\d+|(?<!sec\s)(?<!\ds\s)\btotal\b(?!\s+(?:time|duration|latency|elapsed))", re.I)
@@ -94,7 +96,7 @@ def decode_rates(ctx):
         if verdict[line]:
             continue
         out.append((i, m))
-    ctx.cache["decode"] = out
+    ctx.cache[key] = out
     return out
 
 
