@@ -21,7 +21,7 @@ from .tables import Table, read_tables
 from .vocabulary import GPU
 from .wordindex import WordIndex
 from .masks import blank, mask_block
-from .scope import RUN_SCOPES, classify_blocks, run_sentences, sentence_masks
+from .scope import RUN_SCOPES, classify_blocks, scope_views, sentence_masks
 
 __all__ = ["MAX_HITS", "MAX_SCAN", "SENTENCE_REACH", "Document", "Spot"]
 
@@ -238,7 +238,7 @@ class Document:
         self.plains = [_unquote(p) if b.kind == "code" else _label_column(p) if b.kind == "table" else p
                        for b, p in zip(writeup.blocks, masked)]
         self._run = [s in RUN_SCOPES for s in self.scopes]
-        self._views = _views(writeup, self.scopes, self.plains)
+        self._views = scope_views(writeup.blocks, self.scopes, self.plains)
         self.default_scope = "run"
         """The view ``hits`` reads when none is given: 'run' for declarations, 'claims' for the metric rules."""
         self.lowers = [p.translate(_ASCII_LOWER) for p in self.plains]
@@ -472,27 +472,6 @@ class Document:
             if len(out) >= limit:
                 break
         return out
-
-
-def _views(writeup: Writeup, scopes: list[str], plains: list[str]) -> dict[str, list[list[tuple[int, int]] | None]]:
-    """Per view, per block: None (all of it counts), [] (none of it) or the spans that count.
-
-    In the 'run' view a background paragraph still declares through its sentences about the runs
-    ("we benchmarked Llama 3 70B on 8x H100"); in the 'claims' view all background prose counts.
-    """
-    run: list[list[tuple[int, int]] | None] = []
-    claims: list[list[tuple[int, int]] | None] = []
-    for block, scope, text in zip(writeup.blocks, scopes, plains):
-        if scope in RUN_SCOPES:
-            run.append(None)
-            claims.append(None)
-        elif scope == "background" and block.kind != "code":
-            run.append(run_sentences(text))
-            claims.append(None)
-        else:
-            run.append([])
-            claims.append([])
-    return {"run": run, "claims": claims}
 
 
 _LABEL_ROW = re.compile(r"^(\s*\|[^|\n]*?\S[^|\n]*)\|", re.M)

@@ -28,7 +28,7 @@ import re
 from .blocks import Block
 from .firstchars import guard
 
-__all__ = ["CONTEXT_SCOPES", "RUN_SCOPES", "classify_blocks", "has_measured_run", "run_sentences", "sentence_masks"]
+__all__ = ["CONTEXT_SCOPES", "RUN_SCOPES", "classify_blocks", "has_measured_run", "run_sentences", "scope_views", "sentence_masks"]
 
 RUN_SCOPES = frozenset({"run"})
 CONTEXT_SCOPES = frozenset({"howto", "background", "advice", "future", "links"})
@@ -236,3 +236,24 @@ def run_sentences(text: str) -> list[tuple[int, int]]:
     if not _RUN_SENTENCE.search(text):
         return []
     return [m.span() for m in _SENTENCE.finditer(text) if m.end() > m.start() and _RUN_SENTENCE.search(m.group(0))]
+
+
+def scope_views(blocks: list[Block], scopes: list[str], plains: list[str]) -> dict[str, list[list[tuple[int, int]] | None]]:
+    """Per view, per block: None (all of it counts), [] (none of it) or the spans that count.
+
+    In the 'run' view a background paragraph still declares through its sentences about the runs
+    ("we benchmarked Llama 3 70B on 8x H100"); in the 'claims' view all background prose counts.
+    """
+    run: list[list[tuple[int, int]] | None] = []
+    claims: list[list[tuple[int, int]] | None] = []
+    for block, scope, text in zip(blocks, scopes, plains):
+        if scope in RUN_SCOPES:
+            run.append(None)
+            claims.append(None)
+        elif scope == "background" and block.kind != "code":
+            run.append(run_sentences(text))
+            claims.append(None)
+        else:
+            run.append([])
+            claims.append([])
+    return {"run": run, "claims": claims}
