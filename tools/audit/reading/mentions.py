@@ -135,8 +135,9 @@ def within(hits, h) -> bool:
 
 
 def comparison_hits(ctx):
-    if "cmp" in ctx.cache:
-        return ctx.cache["cmp"]
+    key = "cmp:" + ctx.d.default_scope  # per view, as figures()
+    if key in ctx.cache:
+        return ctx.cache[key]
     rx = icase(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
                r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
                r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
@@ -154,5 +155,5 @@ def comparison_hits(ctx):
             if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
                          r"precision|quantization|hardware|gpu)\b", header, re.I) or re.search(r"stack\s+[ab]\b", header, re.I):
                 hits.append((i, re.search(r"\S", header)))
-    ctx.cache["cmp"] = hits
+    ctx.cache[key] = hits
     return hits
