@@ -123,6 +123,9 @@ def test_a_pull_request_comparing_main_with_its_head_names_its_own_system_withou
     text = ("**Benchmarking results**\n\nThese numbers are comparing the changes in this PR with EPP on main. "
             "**The same_url_multi_text.py takes like 14.41 seconds on main and it takes 9.06 seconds on this PR.**\n")
     assert items(text)["engine_revision"] == "partial"
+    # a company's own serving system, never versioned (deepseek-ai/open-infra-index 202502OpenSourceWeek day 6, CC0-1.0)
+    text = "# Statistics\n\nDeepSeek's online inference system delivered ~14.8k tokens/s output per H800 node during decoding.\n"
+    assert items(text)["engine_revision"] == "partial"
 
 
 def test_an_engine_named_only_in_the_usage_sections_is_named_without_a_version():
