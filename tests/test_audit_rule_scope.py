@@ -305,3 +305,21 @@ def test_rules_read_figures_in_background_sections_even_after_the_items_read_the
     rules = {r.id: r.status for r in report.rules}
     assert rules["throughput_basis"] != "not_applicable" and rules["evidence_class"] != "not_applicable"
     assert {f.id: f.status for f in report.items}["output_length_requested"] == "missing"
+
+
+def test_a_short_length_beside_a_longer_stated_one_is_no_steady_decode_violation():
+    # real/batch7/n_qwen_trtllm_hackathon_zh.md (SOURCES.md: Tlntin/Qwen-TensorRT-LLM README.md @940e2f6): the benchmark
+    # states max_new_tokens=100 (l.484); a quiz answer at the end runs a gpt2 demo with --max_output_len=8 (l.634)
+    text = ("# Qwen on TRT-LLM\n\n- 测试时：beam=batch=1，max_new_tokens=100\n- 生成加速比最高 5.56 倍\n\n## Bonus\n\n"
+            "```\npython3 run.py --max_output_len=8\n```\n")
+    finding = rule(text, "steady_decode")
+    assert finding.status == "unclear" and finding.reason == "ambiguous" and "100" in finding.why
+    # every stated length short: still a violation (self-written short_output_decode.md)
+    short = "# Decode speed\n\nWe sent 200 requests with max_tokens 8 and measured a median TPOT of 9 ms.\n"
+    assert rule(short, "steady_decode").status == "violation"
+
+
+def test_the_chinese_maximum_new_length_is_a_requested_output_length():
+    text = "# Run\n\n- 最大输入长度：1024， 最大新增长度：1024，num-prompts=100\n- 生成速度 41 tokens/s\n"
+    report = audit_benchmark(AuditRequest(text=text))
+    assert {f.id: f.status for f in report.items}["output_length_requested"] == "declared"

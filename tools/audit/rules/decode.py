@@ -56,6 +56,15 @@ def steady_decode(ctx) -> TextFinding:
         # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
         low = min(pool, key=lambda x: x[0])
         high = max(pool, key=lambda x: x[0])
+        # a violation needs every stated length to be short: a longer cap or request stated elsewhere ("max_new_tokens=100"
+        # beside a demo's "--max_output_len=8") leaves open which runs the decode figure came from
+        longer = [x for x in caps + _requested_flags(ctx) + _requested_phrases(ctx) if x[0] > 32 and x not in apart]
+        if high[0] <= 32 and longer:
+            return TextFinding("steady_decode", "unclear",
+                               f"the decode-rate figure {said(ctx, rates[0])} may rest on {int(low[0])}-token outputs (line "
+                               f"{ctx.d.ev(*_at(low[1]))[0]}), but line {ctx.d.ev(*_at(longer[0][1]))[0]} states {int(longer[0][0])} "
+                               "tokens: which length the figure's runs used is not said", ctx.d.evidence([low[1], longer[0][1]] + rates[:1]),
+                               reason="ambiguous")
         if high[0] <= 32:
             return TextFinding("steady_decode", "violation",
                                f"the decode-rate figure {said(ctx, rates[0])} rests on {int(low[0])}-token outputs (line "
