@@ -22,6 +22,7 @@ from .vocabulary import GPU
 from .wordindex import WordIndex
 from .masks import blank, mask_block
 from .scope import RUN_SCOPES, classify_blocks, scope_views, sentence_masks
+from .starts import Starts, match_starts, matches
 
 __all__ = ["MAX_HITS", "MAX_SCAN", "SENTENCE_REACH", "Document", "Spot"]
 
@@ -402,6 +403,7 @@ class Document:
             texts = self.plains
             if rx.flags & re.IGNORECASE:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
+            plan = match_starts(rx.pattern, rx.flags)  # where its matches can start (the same matches, fewer tries)
             rx = guarded(rx.pattern, rx.flags) or rx  # same matches, positions that cannot start one skipped
             view = self._views[scope] if scope != "any" else None
             blocks = self.w.blocks
@@ -413,14 +415,14 @@ class Document:
                     if read > MAX_SCAN:
                         self.budget_hit = True
                         break
-            self._hits[key] = _Memo(self._scan(rx, texts, chosen, view))
+            self._hits[key] = _Memo(self._scan(rx, texts, chosen, view, plan))
         return iter(self._hits[key])
 
-    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view):
-        """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS, yielded as found. Blocks are scanned joined
-        in batches (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call
-        overhead); a match that would run across two blocks is dropped, and offsets are given back relative to each
-        block. A single block longer than MAX_SCAN is read up to MAX_SCAN (so no pattern reads a megabyte-long line)."""
+    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view, plan: Starts | None = None):
+        """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS, yielded as found. Blocks are scanned joined in
+        batches (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call overhead),
+        with a ``plan`` only where an alternative of ``rx`` can start (reading.starts: the same matches); a match running
+        across two blocks is dropped, offsets are relative to each block, and a block is read up to MAX_SCAN characters."""
         found = 0
         for batch in (chosen[k:k + 512] for k in range(0, len(chosen), 512)):
             starts, parts, at = [], [], 0
@@ -429,7 +431,7 @@ class Document:
                 parts.append(texts[i] if len(texts[i]) <= MAX_SCAN else texts[i][:MAX_SCAN])
                 at += len(parts[-1]) + len(_JOIN)
             joined = _JOIN.join(parts)
-            for m in rx.finditer(joined):
+            for m in (matches(rx, plan, joined) if plan else rx.finditer(joined)):
                 k = bisect_right(starts, m.start()) - 1
                 base, i = starts[k], batch[k]
                 if m.end() > base + len(parts[k]) - (_CUT_MARGIN if len(parts[k]) < len(texts[i]) else 0):

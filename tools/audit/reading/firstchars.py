@@ -17,7 +17,7 @@ import re
 from re import _constants as c
 from re import _parser
 
-__all__ = ["guard", "guarded"]
+__all__ = ["first_class", "guard", "guarded"]
 
 _CATEGORIES = {c.CATEGORY_DIGIT: r"\d", c.CATEGORY_NOT_DIGIT: r"\D", c.CATEGORY_SPACE: r"\s",
                c.CATEGORY_NOT_SPACE: r"\S", c.CATEGORY_WORD: r"\w", c.CATEGORY_NOT_WORD: r"\W"}
@@ -84,12 +84,9 @@ def _skips_already(items) -> bool:
 
 
 @functools.cache
-def guarded(pattern: str, flags: int) -> re.Pattern[str] | None:
-    """``pattern`` behind a look-ahead for its first characters, or None when that cannot help or be exact.
-
-    A case-insensitive pattern gets a case-insensitive class: the class and the pattern's own first item are
-    matched by the same case rules. Verbose patterns and patterns that start with inline flags are left alone.
-    """
+def first_class(pattern: str, flags: int) -> str | None:
+    """The characters a match of ``pattern`` can start with, as the inside of a class, or None when a guard
+    cannot help or be exact (see ``guarded``)."""
     if flags & re.VERBOSE or pattern.startswith("(?") and pattern[2:3].isalpha():
         return None
     try:
@@ -99,8 +96,24 @@ def guarded(pattern: str, flags: int) -> re.Pattern[str] | None:
         chars: set[str] = set()
         if _first(tree, chars):
             return None  # it can match the empty string anywhere
-        return re.compile("(?=[" + "".join(sorted(chars)) + "])(?:" + pattern + ")", flags)
+        return "".join(sorted(chars))
     except (_Unbounded, re.error, RecursionError):
+        return None
+
+
+@functools.cache
+def guarded(pattern: str, flags: int) -> re.Pattern[str] | None:
+    """``pattern`` behind a look-ahead for its first characters, or None when that cannot help or be exact.
+
+    A case-insensitive pattern gets a case-insensitive class: the class and the pattern's own first item are
+    matched by the same case rules. Verbose patterns and patterns that start with inline flags are left alone.
+    """
+    chars = first_class(pattern, flags)
+    if chars is None:
+        return None
+    try:
+        return re.compile("(?=[" + chars + "])(?:" + pattern + ")", flags)
+    except (re.error, RecursionError):
         return None
 
 

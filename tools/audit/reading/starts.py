@@ -1,0 +1,210 @@
+"""Where a pattern's matches can start, found faster than ``re`` finds them by itself.
+
+``re`` tries a pattern at every position of a text unless the pattern starts with a literal or a character
+class (reading.firstchars). The audit's patterns are alternations of phrases behind ``\\b`` or look-behinds,
+so a quarter megabyte is a quarter million tries of dozens of alternatives. ``matches`` gives the matches of
+``rx.finditer(text)`` from far fewer tries:
+
+- a top-level alternative whose every match starts with one of a few literals (after zero-width items:
+  ``\\bvs``, ``(?:measured?|observed)\\s+``) can match only where one of them occurs, which ``str.find``
+  finds in C;
+- the other alternatives are searched as one regex (``rest``), behind a first-character skip that ``re``
+  runs in C when their first characters leave out the common letters.
+
+At each position where some alternative can match, in increasing order, the whole pattern is tried with
+``rx.match(text, s)``: the very try ``finditer`` makes at ``s`` (it sees the whole text: look-behind and
+``\\b`` before ``s``, look-ahead and ``$`` after). Spans, groups and the choice between alternatives are
+therefore those of ``finditer``; only the positions where no alternative can match are not tried.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from re import _constants as c
+from re import _parser
+
+from .firstchars import first_class
+
+__all__ = ["Starts", "match_starts", "matches"]
+
+_ZERO_WIDTH = (c.AT, c.ASSERT, c.ASSERT_NOT)
+_REPEATS = (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT)
+_LONGEST = 6
+"""Literal starts are read up to this many characters: longer ones are no rarer in a write-up."""
+_SHORTEST = 2
+"""An alternative that can start with a shorter literal (a single digit, '-') is searched with the rest."""
+_MOST = 300
+_CHUNK = 32_768
+"""Literal starts are looked up one chunk of text at a time: a reader that wants only the first match
+(``Document.first``) does not pay for looking them up in the whole text."""
+_BROAD = (r"\w", r"\W", r"\S", r"\D")
+# Groups referred to by number or name: an alternative read on its own would refer to another group.
+_REFERENCES = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
+
+
+class _Open(Exception):
+    """Some match can start without a literal of the wanted length."""
+
+
+@dataclass(frozen=True)
+class Starts:
+    """The literals the literal-led alternatives of a pattern start with, and the other alternatives as one
+    regex (None when every alternative is literal-led)."""
+
+    literals: tuple[str, ...]
+    rest: re.Pattern[str] | None
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern`` as written (split at each '|' outside groups and classes)."""
+    parts, depth, start, k = [], 0, 0, 0
+    while k < len(pattern):
+        ch = pattern[k]
+        if ch == "\\":
+            k += 1
+        elif ch == "[":  # a class: ']' right after '[' or '[^' is a literal, escapes are skipped
+            k += 1
+            k += pattern[k:k + 1] == "^"
+            k += pattern[k:k + 1] == "]"
+            while k < len(pattern) and pattern[k] != "]":
+                k += 2 if pattern[k] == "\\" else 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(pattern[start:k])
+            start = k + 1
+        k += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _literal_starts(items: list, prefix: str, out: set[str]) -> None:
+    """Add to ``out`` the literal each match of ``items`` starts with (read up to ``_LONGEST`` characters,
+    through groups, alternatives, required repeats and small classes of literals; a path stops at the first
+    item that is none of these)."""
+    if len(out) > _MOST:
+        raise _Open
+    if len(prefix) >= _LONGEST:
+        out.add(prefix)
+        return
+    k = 0
+    while k < len(items) and items[k][0] in _ZERO_WIDTH:
+        k += 1  # \b, look-arounds: they consume nothing
+    if k == len(items):
+        out.add(prefix)
+        return
+    (op, av), rest = items[k], items[k + 1:]
+    if op is c.LITERAL:
+        _literal_starts(rest, prefix + chr(av), out)
+    elif op is c.IN and len(av) <= 4 and all(o is c.LITERAL for o, _ in av):
+        for _, a in av:
+            _literal_starts(rest, prefix + chr(a), out)
+    elif op is c.SUBPATTERN:
+        if av[1] or av[2]:
+            raise _Open  # inline flags in a group ('(?i:...)')
+        _literal_starts(list(av[3]) + rest, prefix, out)
+    elif op is c.ATOMIC_GROUP:
+        _literal_starts(list(av) + rest, prefix, out)
+    elif op is c.BRANCH:
+        for alternative in av[1]:
+            _literal_starts(list(alternative) + rest, prefix, out)
+    elif op in _REPEATS and av[0] >= 1 and av[2].getwidth()[0] >= 1:  # one pass through the body, then the rest
+        again = (op, (av[0] - 1, av[1] if av[1] == c.MAXREPEAT else av[1] - 1, av[2]))
+        _literal_starts(list(av[2]) + [again] + rest, prefix, out)
+    else:
+        out.add(prefix)
+
+
+def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
+    """The alternatives as one regex, behind a first-character skip that ``re`` runs in C
+    (``[chars](?<=(?=rest)[\\s\\S])``: a character that can start a match, where the alternatives match),
+    when their first characters leave out the word characters; else as they are."""
+    pattern = "|".join(alternatives)
+    chars = first_class(pattern, flags)
+    if chars is None or any(broad in chars for broad in _BROAD):
+        return re.compile(pattern, flags)
+    return re.compile("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
+
+
+@functools.cache
+def match_starts(pattern: str, flags: int) -> Starts | None:
+    """How to find where the matches of a case-sensitive ``pattern`` can start, or None when that cannot be
+    exact (verbose, inline flags, references to groups, matches of the empty string) or cannot help (no
+    alternative starts with a literal)."""
+    if (flags & (re.VERBOSE | re.IGNORECASE | re.LOCALE) or "(?#" in pattern or _REFERENCES.search(pattern)
+            or pattern.startswith("(?") and pattern[2:3].isalpha()):
+        return None
+    try:
+        tree = _parser.parse(pattern, flags)
+        if tree.state.flags & (re.VERBOSE | re.IGNORECASE | re.LOCALE) or tree.getwidth()[0] == 0:
+            return None
+        literals: set[str] = set()
+        rest: list[str] = []
+        for alternative in _alternatives(pattern):
+            found: set[str] = set()
+            try:
+                _literal_starts(list(_parser.parse(alternative, flags)), "", found)
+            except _Open:
+                found = set()
+            if found and min(map(len, found)) >= _SHORTEST:
+                literals |= found
+            else:
+                rest.append(alternative)
+        if not literals:
+            return None
+        # a literal that starts with another one occurs only where that one does
+        kept = tuple(sorted(lit for lit in literals if not any(lit != o and lit.startswith(o) for o in literals)))
+        return Starts(kept, _rest(rest, flags) if rest else None)
+    except (re.error, RecursionError):
+        return None
+
+
+def _occurrences(text: str, literals: tuple[str, ...], lo: int, hi: int) -> list[int]:
+    """Positions in [lo, hi) where one of ``literals`` starts, in increasing order."""
+    out = []
+    for lit in literals:
+        end = hi + len(lit) - 1
+        k = text.find(lit, lo, end)
+        while k >= 0:
+            out.append(k)
+            k = text.find(lit, k + 1, end)
+    return sorted(out)
+
+
+def matches(rx: re.Pattern[str], starts: Starts, text: str):
+    """The matches of ``rx.finditer(text)``, in order, tried only where an alternative of ``rx`` can start.
+
+    Why the same: ``finditer`` yields the match of ``rx`` at the least position ``s >= cur`` where ``rx``
+    matches, then goes on from its end (``cur``; the match is not empty: ``match_starts`` refuses patterns
+    that match the empty string). ``rx`` matches at ``s`` exactly when one of its top-level alternatives
+    does (nothing follows them); a literal-led one only where one of ``starts.literals`` occurs, the others
+    where ``starts.rest`` matches, whose search from ``cur`` gives the least such position. So the least
+    ``s`` is the first of these positions, tried in increasing order, where ``rx.match(text, s)`` succeeds,
+    and that match is the one ``finditer`` makes there.
+    """
+    rest, cur = starts.rest, 0
+    following = rest.search(text) if rest is not None else None  # least start >= cur of a rest alternative
+    for lo in range(0, len(text), _CHUNK):
+        hi = lo + _CHUNK
+        found = _occurrences(text, starts.literals, lo, hi)
+        k = 0
+        while True:
+            while k < len(found) and found[k] < cur:
+                k += 1
+            if following is not None and following.start() < cur:
+                following = rest.search(text, cur)
+            s = found[k] if k < len(found) else hi
+            if following is not None and following.start() < s:
+                s = following.start()
+            if s >= hi:
+                break  # nothing more starts in this chunk
+            m = rx.match(text, s)
+            if m is None:
+                cur = s + 1
+            else:
+                yield m
+                cur = m.end()
