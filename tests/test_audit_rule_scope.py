@@ -323,3 +323,14 @@ def test_the_chinese_maximum_new_length_is_a_requested_output_length():
     text = "# Run\n\n- 最大输入长度：1024， 最大新增长度：1024，num-prompts=100\n- 生成速度 41 tokens/s\n"
     report = audit_benchmark(AuditRequest(text=text))
     assert {f.id: f.status for f in report.items}["output_length_requested"] == "declared"
+
+
+def test_a_goodput_flag_is_the_slo_given_to_the_client_not_a_goodput_figure():
+    # real/batch8/o_dynamo_kv_router_ab.md l.516-530 (SOURCES.md: ai-dynamo/dynamo): an AIPerf command in a YAML manifest
+    # passes the thresholds; the page reports no goodput
+    text = ("# KV router A/B\n\nWe measured TTFT p50 of 412 ms with AIPerf.\n\n```yaml\nargs:\n  - |\n    aiperf profile \\\n"
+            "      --goodput \\\"time_to_first_token:5000 inter_token_latency:100\\\"\n```\n")
+    assert rule(text, "goodput_slo").status == "not_applicable"
+    # a goodput the page reports, with the flag that set its thresholds: ok
+    reported = text + "\nGoodput was 4.1 req/s.\n"
+    assert rule(reported, "goodput_slo").status == "ok"

@@ -50,7 +50,9 @@ def figures(ctx):
     rate += [h for h in ctx.d.hits(icase(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
                                    ("paragraph", "list_item")) if h[0] in numeric]
     # "[DistServe: ... for Goodput-optimized LLM Serving](https://arxiv.org/...)": a cited title names goodput, it reports none
-    goodput = [(i, m) for i, m in ctx.d.hits(GOODPUT) if not in_link_text(ctx.d.w.blocks[i].text, m.start())]
+    # ... and a '--goodput ttft:500' flag is the SLO a run is given, a setting, not a goodput it reports
+    goodput = [(i, m) for i, m in ctx.d.hits(GOODPUT) if not in_link_text(ctx.d.w.blocks[i].text, m.start())
+               and not ctx.d.plains[i].endswith("--", 0, m.start())]
     figs = {"lat": lat, "tpot": tpot, "rate": rate, "req": req, "goodput": goodput}
     # Tables as data: a column of figures whose metric is named only by its header glossary, caption or heading.
     seen = set()

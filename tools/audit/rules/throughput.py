@@ -139,8 +139,10 @@ def goodput_slo(ctx) -> TextFinding:
     g = figures(ctx)["goodput"]
     if not g:
         return TextFinding("goodput_slo", "not_applicable", "no goodput figure reported")
-    slo = icase(r"(?:TTFT|TPOT|ITL|E2E\w*|latency)\s*(?:<=|≤|<|under|below|of\s+at\s+most|within|at\s+most)\s*\d|--goodput\s+\w+:\d|"
-                r"\bSLOs?\b[^.\n]{0,60}\d+\s*(?:ms|s)\b|\w+:\d+\s*(?:ms)?\s+SLO")
+    slo = icase(r"(?:TTFT|TPOT|ITL|E2E\w*|latency)\s*(?:<=|≤|<|under|below|of\s+at\s+most|within|at\s+most)\s*\d|"
+                r"\bSLOs?\b[^.\n]{0,60}\d+\s*(?:ms|s)\b|\w+:\d+\s*(?:ms)?\s+SLO|"
+                # the thresholds given to the client ('--goodput ttft:500', '--goodput "time_to_first_token:5000 ..."')
+                r"--goodput[\s=\\\"']+\w+:\d")
     s = ctx.d.first(slo)
     if s:
         return TextFinding("goodput_slo", "ok", f"the goodput figure {said(ctx, g[0])} comes with the SLO threshold "
