@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from re import _constants as c
 from re import _parser
 
-from .firstchars import first_class
+from .firstchars import first_class, guarded
 
 __all__ = ["Starts", "match_starts", "matches"]
 
@@ -122,11 +122,11 @@ def _literal_starts(items: list, prefix: str, out: set[str]) -> None:
 def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
     """The alternatives as one regex, behind a first-character skip that ``re`` runs in C
     (``[chars](?<=(?=rest)[\\s\\S])``: a character that can start a match, where the alternatives match),
-    when their first characters leave out the word characters; else as they are."""
+    when their first characters leave out the word characters; else behind their first-character guard."""
     pattern = "|".join(alternatives)
     chars = first_class(pattern, flags)
     if chars is None or any(broad in chars for broad in _BROAD):
-        return re.compile(pattern, flags)
+        return guarded(pattern, flags) or re.compile(pattern, flags)
     return re.compile("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
 
 
