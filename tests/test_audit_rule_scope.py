@@ -334,3 +334,12 @@ def test_a_goodput_flag_is_the_slo_given_to_the_client_not_a_goodput_figure():
     # a goodput the page reports, with the flag that set its thresholds: ok
     reported = text + "\nGoodput was 4.1 req/s.\n"
     assert rule(reported, "goodput_slo").status == "ok"
+
+
+def test_a_per_token_decoding_latency_and_a_text_generation_speed_up_are_decode_rate_figures():
+    # real/batch8/p_duoattention_readme.md l.22 (SOURCES.md: mit-han-lab/duo-attention README.md @279229a)
+    text = "# DuoAttention\n\nDuoAttention reduces per-token decoding latency by up to 2.13x on Llama-3-8B.\n"
+    assert rule(text, "steady_decode").status == "unclear" and rule(text, "tpot_definition").status == "unclear"
+    # a speed-up of text generation is a ratio of generation speed (LABELLING.md after batch 2)
+    text = "# Quest\n\nQuest achieves a 2.2x speedup in text generation with a 32k context.\n"
+    assert rule(text, "steady_decode").status == "unclear"

@@ -48,7 +48,7 @@ LAT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]o
 TTFT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
                 r"prompt\s+processing|prompt\s+eval\w*|\bpp\s?\d{2,}\b")
 TPOT_KW = icase(r"\bTPOT\b|time[- ]per[- ]ou?tp?ut[- ]token|ms\s*/\s*tok(?:en)?\b|ms\s+per\s+(?:output\s+)?token|"
-                r"\bITL\b|inter[- ]token\s+latency|per[- ]token\s+(?:generation\s+)?latency|latency\s+per\s+(?:output\s+)?token|"
+                r"\bITL\b|inter[- ]token\s+latency|per[- ]token\s+(?:generation\s+|decod(?:e|ing)\s+)?latency|latency\s+per\s+(?:output\s+)?token|"
                 r"normali[sz]ed\s+latency|\btoken\s+latency")
 RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
 RATE_FIG = icase(NUM + r"\s*(?:k\s*)?(?:(?:output|input|total|generated|prompt|completion|decode|prefill)\s+)?" + RATE_UNIT + r"|" + RATE_UNIT)

@@ -18,7 +18,7 @@ _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd
                r"\d+(?:\.\d+)?\s*%\s*(?:的\s*)?(?:性能|速度|推理)?(?:加速|提速|提升)")
 _RATIO_LATENCY = icase(r"ttft|tpot|itl|latency|time[- ]to|延迟|遅延|レイテンシ|首字")
 _RATIO_DECODE = icase(r"decod(?:e|ing)\s+(?:speed|rate|throughput|latency)|(?:generation|decoding)\s+speed|token\s+generation|"
-                      r"faster\s+(?:decoding|generation)|tokens?\s*/\s*s(?:ec)?\s+per\s+user|生成(?:速度|加速)|解码|デコード")
+                      r"faster\s+(?:decoding|generation)|tokens?\s*/\s*s(?:ec)?\s+per\s+user|\btext\s+generation|speed-?up\s+(?:in|of|for)\s+(?:\w+\s+)?(?:generation|decoding)|生成(?:速度|加速)|解码|デコード")
 _RATIO_SPEED = icase(r"faster|speed-?up|performance|throughput|boost|improv|higher|快|性能|吞吐|加速|提高|提升|高速|倍")
 
 
