@@ -343,3 +343,18 @@ def test_a_per_token_decoding_latency_and_a_text_generation_speed_up_are_decode_
     # a speed-up of text generation is a ratio of generation speed (LABELLING.md after batch 2)
     text = "# Quest\n\nQuest achieves a 2.2x speedup in text generation with a 32k context.\n"
     assert rule(text, "steady_decode").status == "unclear"
+
+
+def test_what_a_model_or_kv_pool_can_hold_is_a_capacity_figure_kept_apart_from_the_load():
+    # real/batch8/p_duoattention_readme.md l.156, real/batch9/s_orion_readme_ja.md l.47, real/batch7/n_codegeex2_readme_ja.md l.20
+    for text in ("# DuoAttention\n\nIt supports a context length of up to 3.3 million tokens on a single A100. "
+                 "Prefill of a 320K context took 18.9 s.\n",
+                 "# Orion\n\n最大で320,000トークンまでサポート可能です。\n\nBase-Int4 の推論速度は 30 tokens/s です。\n",
+                 "# CodeGeeX2\n\n最大 8192 シーケンス長をサポートします。推論速度は 94 token/秒 です。\n"):
+        assert rule(text, "capacity_vs_workload").status == "ok", text
+    # the engine's start-up log quoted in a code block reports a capacity; a --max-model-len flag alone does not
+    logged = ("# kvcached\n\nTTFT p50 was 412 ms at 8 concurrent requests.\n\n```\nINFO GPU KV cache size: 52,960 tokens\n"
+              "INFO Maximum concurrency for 16,384 tokens per request: 3.23x\n```\n")
+    assert rule(logged, "capacity_vs_workload").status == "ok"
+    flag = "# Run\n\nTTFT p50 was 412 ms.\n\n```\nvllm serve meta-llama/Llama-3.1-8B --max-model-len 8192\n```\n"
+    assert rule(flag, "capacity_vs_workload").status == "not_applicable"

@@ -8,6 +8,10 @@ from ..findings import TextFinding, said
 
 __all__ = ["capacity_vs_workload"]
 
+# the lines of vLLM's start-up log that report a capacity ("GPU KV cache size: 52,960 tokens", "Maximum concurrency for
+# 16,384 tokens per request: 3.23x", "# GPU blocks: 3310")
+_ENGINE_LOG = icase(r"GPU\s+KV\s+cache\s+size|maximum\s+concurrency\s+for|#\s*GPU\s+blocks")
+
 
 def capacity_vs_workload(ctx) -> TextFinding:
     cap = icase(r"maximum\s+concurrency\s+for|max(?:imum)?\s+concurrency\s*(?:is|of|:)\s*\d|KV[- ]cache\s+(?:can\s+)?(?:holds?|fits?|capacity|size|has\s+room)[^.\n]{0,40}\d|"
@@ -18,7 +22,14 @@ def capacity_vs_workload(ctx) -> TextFinding:
                 # a context capacity stated as a limit or a model's support ("Context limit | 20,480", "Default context length:
                 # 1024 tokens", "原生支持 65,536 tokens 的上下文长度", "上下文长度 | 4K", "limits the context size to 2048")
                 r"context\s+limit\b[^.\n]{0,12}?\d|(?:default|max(?:imum)?|native)\s+context(?:\s+(?:length|window|size))?\s*(?:of|is|=|:)\s*\d|"
-                r"limits?\s+the\s+context(?:\s+size)?\s+to\s+\d|(?:支持|原生|最大|最长|默认)[^。\n\d]{0,4}\d[\d,.]*\s*[kK]?[^。\n]{0,12}?上下文|上下文(?:长度|窗口)[^。\n|]{0,20}\|[^|\n]{0,12}\d")
+                r"limits?\s+the\s+context(?:\s+size)?\s+to\s+\d|(?:支持|原生|最大|最长|默认)[^。\n\d]{0,4}\d[\d,.]*\s*[kK]?[^。\n]{0,12}?上下文|上下文(?:长度|窗口)[^。\n|]{0,20}\|[^|\n]{0,12}\d|"
+                # what a model or a KV pool can hold: "supports a context length of up to 3.3 million tokens", "can accommodate
+                # 3.3 million tokens", "16864 usable tokens", "模型的最大长度为 128K", "最大 8192 シーケンス長をサポート",
+                # "最大で320,000トークンまでサポート" (batches 7-9)
+                r"supports?\s+(?:a\s+)?(?:context|sequence)\s+(?:length|window|size)s?\s+of\s+(?:up\s+to\s+)?\d|can\s+accommodate\s+(?:up\s+to\s+)?\d|"
+                r"\d[\d,.]*\s*[kM]?\s+usable\s+(?:KV\s+)?tokens|KV\s+(?:cache\s+)?(?:pool|capacity)\s+(?:size\s+)?(?:of|is|=|:)\s*\d|"
+                r"最大(?:长度|上下文长度|序列长度)\s*(?:为|是|:|：)?\s*\d|最大\s*\d[\d,.]*\s*[kK]?\s*(?:の)?(?:シーケンス長|トークン|コンテキスト)[^。\n]{0,12}?サポート|"
+                r"最大で\s*\d[\d,.]*\s*[kK]?\s*(?:トークン|tokens?)\s*まで")
     prose = ("paragraph", "list_item", "heading", "quote")
     misread = icase(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
                     r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
@@ -35,6 +46,11 @@ def capacity_vs_workload(ctx) -> TextFinding:
     if not found:
         if code_cap and ctx.d.first(icase(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
             found = code_cap
+        elif logged := [h for h in code_cap if _ENGINE_LOG.match(h[1].group(0))]:
+            # the engine's start-up log quoted in the write-up reports a capacity (LABELLING.md: "max concurrency" from a
+            # log is a capacity figure); a flag alone is not one
+            return TextFinding("capacity_vs_workload", "ok", f"the engine log quoted at line {ctx.d.ev(*logged[0][:1], logged[0][1].start())[0]} "
+                               "reports a capacity, and no sentence reads it as served load", ctx.d.evidence(logged[:1]))
         else:
             return TextFinding("capacity_vs_workload", "not_applicable",
                                "no capacity figure is discussed (max-model-len only as a flag, if at all)")
