@@ -358,3 +358,21 @@ def test_what_a_model_or_kv_pool_can_hold_is_a_capacity_figure_kept_apart_from_t
     assert rule(logged, "capacity_vs_workload").status == "ok"
     flag = "# Run\n\nTTFT p50 was 412 ms.\n\n```\nvllm serve meta-llama/Llama-3.1-8B --max-model-len 8192\n```\n"
     assert rule(flag, "capacity_vs_workload").status == "not_applicable"
+
+
+def test_a_token_rate_takes_what_it_counts_from_the_test_column_of_its_row():
+    # real/batch9/r_ikllama_pr27_gemma2.md l.19-24 (SOURCES.md: ikawrakow/ik_llama.cpp): llama-bench's 'test' column says
+    # pp512 (prompt tokens) or tg128 (generated tokens); the header's bare 't/s' takes its basis from those rows
+    text = ("# Gemma2\n\n| backend | test | t/s (llama.cpp) | t/s (PR) | Speedup |\n|---|---|---|---|---|\n"
+            "| CUDA | tg128 | 239.20 ± 0.27 | 244.47 ± 0.42 | 1.022 |\n| CUDA | pp512 | 18413.90 ± 566 | 18824.91 ± 480 | 1.022 |\n")
+    assert rule(text, "throughput_basis").status == "ok"
+    # a bare t/s with nothing in its row or header to say which tokens stays open
+    bare = "# Speed\n\n| engine | t/s |\n|---|---|\n| A | 239.2 |\n| B | 244.5 |\n\nMeasured with 4 concurrent users.\n"
+    assert rule(bare, "throughput_basis").status == "unclear"
+
+
+def test_llama_cpp_test_names_and_a_per_user_unit_state_the_basis():
+    # real/batch7/m_mistralrs_issue903.md l.9 ('TG (256) T/s'); real/batch8/q_ttmetal_tt_transformers_perf.md l.17 ('t/s/u')
+    assert rule("# Metal\n\n| engine | TG (256) T/s |\n|---|---|\n| mistral.rs | 28.1 |\n", "throughput_basis").status == "ok"
+    assert rule("# TT\n\n| model | Speed (t/s/u) |\n|---|---|\n| Llama 3.1 8B | 23.5 |\n\nBatch 32 users.\n",
+                "throughput_basis").status == "ok"

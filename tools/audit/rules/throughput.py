@@ -39,6 +39,8 @@ def throughput_basis(ctx) -> TextFinding:
                                "(tokens or requests, aggregate or per user)", ctx.d.evidence(ratios[:2]))
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
     basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|(?:output|input)(?!\s+(?:of\s+)?(?:len\w*|length|seq\w*|\d))|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|\bgen\b|"
+                          # 'TG (256) T/s', 'PG (22) T/s': llama.cpp's token-generation and prompt tests; 't/s/u': per user
+                          r"\b(?:TG|PG|PP)\s*\(?\s*\d|\bt/s/u\b|tok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*u(?:ser)?\b|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
@@ -66,7 +68,8 @@ def throughput_basis(ctx) -> TextFinding:
                            f"generates (line {ctx.d.ev(single[0], single[1].start())[0]})", ctx.d.evidence(unlabeled[:1] + [single]))
     requests_only = all(re.search(r"req|goodput|request|attainment", m.group(0), re.I) for _, m in figs)
     scope = ctx.d.first(icase(r"aggregate|per[- ](?:user|session|gpu|request|stream|node|server|replica|instance)|summed\s+across|"
-                              r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node)\b|"
+                              r"from\s+the\s+first\s+(?:streamed\s+)?token\s+to\s+the\s+last|/\s*(?:gpu|user|node|u)\b|"
+                              r"divided\s+by\s+(?:the\s+)?(?:\w+\s+){0,4}?wall[- ]?(?:clock\s+)?time|"
                               r"\b(?:one|each|a\s+single|per)\s+(?:node|server|replica|instance)\s+(?:sustain|deliver|serve|reach|achieve|handle)\w*|"
                               r"single\s+(?:user|session|chat\s+session|request|stream)|"
                               r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
@@ -102,7 +105,10 @@ def _around(ctx, i: int, m) -> str:
     a, b = ctx.d.bounds(i, m.start(), m.end())
     text = ctx.d.plains[i][a:b]
     if ctx.d.w.blocks[i].kind == "table":
-        text += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start())
+        # the row's other cells too: a llama-bench table names the test ('pp512', 'tg128') in a column of its own
+        text += " " + ctx.d.header(i) + " " + cell_labels(ctx, i, m.start()) + " " + ctx.d.line_text(i, m.start())
+        if ctx.d.line_bounds(i, m.start())[0] == 0:  # a unit in the header row: its rows say what each value counts
+            text += " " + ctx.d.plains[i][:4000]
     elif ctx.d.w.blocks[i].kind == "list_item":
         text += " " + _parent_item(ctx, i)
     return text
