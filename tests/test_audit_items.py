@@ -1004,3 +1004,14 @@ def test_a_page_whose_figures_are_printouts_in_its_code_blocks_is_a_measured_run
     howto = text.replace("...\nTime for inference 1: 5.37 sec total, 47.66 tokens/sec.\nMemory used: 14.50 GB\n", "")
     howto = howto.replace("**All the examples below were run on an A100 40GB GPU with CUDA 12.1.**", "You can run:")
     assert items(howto)["model_artifact"] == "missing"
+
+
+def test_engine_settings_stated_without_a_command_make_the_launch_command_partial():
+    # LABELLING.md after batch 3: engine settings without a command are partial. real/batch9/r_mnn_metal_prefill_zh.md l.75
+    # ('4 线程'), real/batch9/s_emergingai_llmperf_readme.md l.57 ('tensor parallel size = 1'), real/batch7/
+    # m_mlx_examples_issue1029.md l.13 ('Flash attention enabled'), real/batch9/r_ikllama_disc18_cpu_vs_gpu.md (ngl, threads)
+    for text in ("# MNN\n\n测试环境：Apple M3，4 线程。Qwen3-4B prefill 速度 512 tok/s。\n",
+                 "# LLMPerf\n\nWith tensor parallel size = 1 on one A100, vLLM processed 1.6x more requests.\n",
+                 "# MLX vs llama.cpp\n\nFlash attention enabled. Token generation speed 41.2 tok/s on an M2 Ultra.\n",
+                 "# CPU vs GPU\n\n| model | ngl | threads | test | t/s |\n|---|---|---|---|---|\n| TriLM 99M | 0 | 16 | tg128 | 512.3 |\n"):
+        assert items(text)["launch_command"] == "partial", text

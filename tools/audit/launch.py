@@ -41,7 +41,13 @@ def launch_command(ctx) -> TextFinding:
     partial += list(ctx.d.hits(icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
                                      r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
                                      r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
-                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+)?\d|"
+                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+|=\s*|:\s*)?\d|"
+                                     # threads, offloaded layers and flash attention of a llama.cpp-style run, cores of an
+                                     # accelerator ("4 threads", "| ngl | threads |", "Flash attention enabled", "4 线程")
+                                     r"\b\d+\s+(?:CPU\s+)?threads\b|\bthreads?\s*[=:]\s*\d|\d+\s*线程|"
+                                     r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|n_gpu_layers|threads)\s*\||"
+                                     r"flash[- ]?attention\s+(?:is\s+|was\s+)?(?:enabled|disabled|on|off)\b|"
+                                     r"\bnum(?:ber\s+of)?[\s_-]cores?\s*[=:]?\s*\d|"
                                      # engine settings in prose: parallelism, replicas, disaggregated workers
                                      r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
                                      r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
