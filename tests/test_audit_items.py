@@ -1015,3 +1015,12 @@ def test_engine_settings_stated_without_a_command_make_the_launch_command_partia
                  "# MLX vs llama.cpp\n\nFlash attention enabled. Token generation speed 41.2 tok/s on an M2 Ultra.\n",
                  "# CPU vs GPU\n\n| model | ngl | threads | test | t/s |\n|---|---|---|---|---|\n| TriLM 99M | 0 | 16 | tg128 | 512.3 |\n"):
         assert items(text)["launch_command"] == "partial", text
+
+
+def test_a_compute_backend_named_for_the_runs_makes_kernels_partial():
+    # backends are partial (batches 1, 6, 7 adjudications): real/batch7/m_mistralrs_issue903.md l.18 ('--features metal'),
+    # real/batch9/s_chinese_llama_alpaca3_readme_zh.md l.272 ('Apple M3 Max（Metal）'), real/batch9/s_exllama_readme.md l.58
+    for text in ("# Metal\n\n```\ncargo run --release --features metal -- bench\n```\n\nTG 128: 28.1 tok/s on an M3 Max.\n",
+                 "# 速度\n\n| 设备 | TG (ms/token) |\n|---|---|\n| Apple M3 Max（Metal） | 21.3 |\n",
+                 "# ExLlama\n\nThe CUDA extension is compiled at runtime. 33B: 41 tokens/s on one RTX 4090.\n"):
+        assert items(text)["kernels"] == "partial", text
