@@ -1024,3 +1024,12 @@ def test_a_compute_backend_named_for_the_runs_makes_kernels_partial():
                  "# 速度\n\n| 设备 | TG (ms/token) |\n|---|---|\n| Apple M3 Max（Metal） | 21.3 |\n",
                  "# ExLlama\n\nThe CUDA extension is compiled at runtime. 33B: 41 tokens/s on one RTX 4090.\n"):
         assert items(text)["kernels"] == "partial", text
+
+
+def test_a_prefill_figure_in_other_words_than_ttft_makes_distinct_prefixes_apply():
+    # real/batch7/m_candle_issue1939.md l.14, real/batch7/l_litertlm_readme.md l.49, real/batch8/p_duoattention_readme.md l.200
+    for text in ("# Candle\n\n```\n19 prompt tokens processed: 74.91 token/s\n99 tokens generated: 69.43 token/s\n```\n",
+                 "# LiteRT-LM\n\n| Device | Prefill (tokens/sec) | Decode (tokens/sec) |\n|---|---|---|\n| Pixel 8 | 1876 | 52 |\n",
+                 "# DuoAttention\n\nThe pre-filling latency of a 320K context drops from 18.9 s to 9.2 s on one A100.\n"):
+        assert items(text)["distinct_prefixes"] == "missing", text
+    assert items("# Decode\n\nDecode speed 52 tokens/s on a Pixel 8.\n")["distinct_prefixes"] == "not_applicable"

@@ -84,10 +84,18 @@ def warmup(ctx) -> TextFinding:
                      "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
 
 
+# a prefill figure in other words than TTFT_KW's: "Prefill (tokens/sec)", "19 prompt tokens processed", llama.cpp's
+# "PG (22) T/s" and "(PP)" columns, "pre-filling latency", "encoding time" (batches 7-9)
+_PREFILL_FIGURE = icase(r"\bprefill(?:ing)?\b[^.\n|]{0,20}?(?:tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|\bt/s|\bms\b|speed|latency|time|rate)|"
+                        r"\bpre-?filling\s+(?:speed|latency|time|stage|speed-?up)|\bprompt\s+tokens?\s+processed|\bPG\s*\(\s*\d|\(\s*PP\s*\)|"
+                        r"\bencoding\s+time\b|预填充|预处理速度|プリフィル")
+
+
 def has_ttft_figure(ctx):
-    for i, m in ctx.d.hits(TTFT_KW):
-        if re.search(r"\d", ctx.d.plains[i]):
-            return (i, m)
+    for rx in (TTFT_KW, _PREFILL_FIGURE):
+        for i, m in ctx.d.hits(rx):
+            if re.search(r"\d", ctx.d.plains[i]):
+                return (i, m)
     # a table column of first-token or prefill figures named by its header, glossary, caption or heading
     for claim in ctx.d.claims:
         if claim.metric in ("ttft", "prefill_latency", "prefill_rate") and ctx.d.in_view(claim.block, claim.start, "run"):
