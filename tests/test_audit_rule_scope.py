@@ -376,3 +376,14 @@ def test_llama_cpp_test_names_and_a_per_user_unit_state_the_basis():
     assert rule("# Metal\n\n| engine | TG (256) T/s |\n|---|---|\n| mistral.rs | 28.1 |\n", "throughput_basis").status == "ok"
     assert rule("# TT\n\n| model | Speed (t/s/u) |\n|---|---|\n| Llama 3.1 8B | 23.5 |\n\nBatch 32 users.\n",
                 "throughput_basis").status == "ok"
+
+
+def test_a_comparison_with_no_engine_named_has_no_stated_shared_setup():
+    # LABELLING.md after batch 2: 'only one element differs' needs the shared setup of both sides stated.
+    # real/batch8/p_duoattention_readme.md l.22: method vs full attention, one GPU named, no engine
+    text = ("# DuoAttention\n\nDuoAttention reduces decoding latency by up to 2.13x compared to full attention "
+            "on Llama-3-8B with one A100.\n")
+    assert rule(text, "stack_comparison").status == "unclear"
+    # the same with the one engine both sides ran on named: a setting varied inside one stack
+    named = text.replace("with one A100", "with one A100, both sides on vLLM 0.6.3")
+    assert rule(named, "stack_comparison").status == "ok"

@@ -159,13 +159,14 @@ _ENGINE_WORDS = r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])"
 
 
 def _fixed_stack(ctx) -> bool:
-    """One engine (or none named) and one accelerator type: a comparison inside it varies a setting, not the stack."""
+    """One named engine and one accelerator type: a comparison inside it varies a setting, not the stack. With no engine
+    named, the shared setup of the two sides is not stated (LABELLING.md after batch 2: unclear, not_stated)."""
     from ..stack import engine_mentions, hardware
     from .sides import GPU_RX, engine_key
 
     engines = {engine_key(m.group(0)) for _, m in engine_mentions(ctx)}
     gpus = {m.group(0).upper() for _, m in ctx.d.hits(GPU_RX, scope="run")}
-    return len(engines) <= 1 and len(gpus) <= 1 and hardware(ctx).status != "missing"
+    return len(engines) == 1 and len(gpus) <= 1 and hardware(ctx).status != "missing"
 
 
 _PROVIDERS = icase(r"(?:other|competing|third[- ]party|rival)\s+(?:API\s+)?(?:providers?|vendors?|clouds?)(?:'s?)?\b|"
