@@ -49,8 +49,9 @@ def capacity_vs_workload(ctx) -> TextFinding:
         elif logged := [h for h in code_cap if _ENGINE_LOG.match(h[1].group(0))]:
             # the engine's start-up log quoted in the write-up reports a capacity (LABELLING.md: "max concurrency" from a
             # log is a capacity figure); a flag alone is not one
-            return TextFinding("capacity_vs_workload", "ok", f"the engine log quoted at line {ctx.d.ev(*logged[0][:1], logged[0][1].start())[0]} "
-                               "reports a capacity, and no sentence reads it as served load", ctx.d.evidence(logged[:1]))
+            i, m = logged[0]
+            return TextFinding("capacity_vs_workload", "ok", f"the engine log quoted at line {ctx.d.ev(i, m.start())[0]} reports a "
+                               "capacity, and no sentence reads it as served load", ctx.d.evidence(logged[:1]))
         else:
             return TextFinding("capacity_vs_workload", "not_applicable",
                                "no capacity figure is discussed (max-model-len only as a flag, if at all)")
