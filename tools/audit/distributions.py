@@ -20,7 +20,6 @@ def latency_distributions(ctx) -> TextFinding:
     lat_stats: dict[str, tuple] = {}
     other_stats: dict[str, tuple] = {}
     for i, m in itertools.islice(ctx.d.hits(stat), 2000):  # bounded: a status is settled long before
-        text = ctx.d.plains[i]
         line = ctx.d.line_text(i, m.start(), m.end())
         is_table = ctx.d.w.blocks[i].kind == "table"
         around = line + (" " + ctx.d.header(i) if is_table else "")

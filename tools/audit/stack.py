@@ -10,14 +10,14 @@ from .artifacts import model_artifact
 from .formats import format_mentions, kv_format, tokenizer, weight_format
 from .launch import launch_command
 from .reading.cells import in_run
-from .reading.document import SENTENCE_REACH, Spot
+from .reading.document import Spot
 from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
 from .reading.mentions import comparison_hits
 from .reading.statements import capability, glued
-from .reading.vocabulary import ENGINES, FAMILIES, FORMATS, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
+from .reading.vocabulary import ENGINES, FAMILIES, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
 from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
-from .reading.flagvalues import definite, is_artifact
+from .reading.flagvalues import definite
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from importlib.resources import files
 
 from pydantic import BaseModel, Field
 

@@ -131,7 +131,6 @@ def read_tables(blocks: list[Block], texts: list[str] | None = None, lines: list
     def add(i: int, header: list[Cell], rows: list[list[Cell]], kind: str, caption: str = "") -> None:
         if not rows and not header:
             return
-        b = blocks[i]
         heads = chains[i]
         out.append(Table(block=i, header=header, rows=rows, caption=(caption or _caption(blocks, i, texts))[:300],
                          heading=heads[-1][:200] if heads else "", glossary=_glossary(blocks, i),
