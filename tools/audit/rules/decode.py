@@ -51,6 +51,7 @@ def steady_decode(ctx) -> TextFinding:
     else:
         fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
     pool = done or fixed
+    stated = _requested_flags(ctx) + _requested_phrases(ctx)  # requested lengths, read once
     if pool:
         # LABELLING.md: <= 32 tokens cannot show steady decode; 33-63 is ambiguous; >= 64 is enough. When the stated
         # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
@@ -58,7 +59,7 @@ def steady_decode(ctx) -> TextFinding:
         high = max(pool, key=lambda x: x[0])
         # a violation needs every stated length to be short: a longer cap or request stated elsewhere ("max_new_tokens=100"
         # beside a demo's "--max_output_len=8") leaves open which runs the decode figure came from
-        longer = [x for x in caps + _requested_flags(ctx) + _requested_phrases(ctx) if x[0] > 32 and x not in apart]
+        longer = [x for x in caps + stated if x[0] > 32 and x not in apart]
         if high[0] <= 32 and longer:
             return TextFinding("steady_decode", "unclear",
                                f"the decode-rate figure {said(ctx, rates[0])} may rest on {int(low[0])}-token outputs (line "
@@ -81,7 +82,7 @@ def steady_decode(ctx) -> TextFinding:
         return TextFinding("steady_decode", "violation", f"the decode-rate figure {said(ctx, rates[0])} comes from outputs capped at "
                            f"{int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}): too few intervals for steady decode",
                            ctx.d.evidence([low[1]] + rates[:1]))
-    requested = _requested_flags(ctx) + _requested_phrases(ctx) + caps
+    requested = stated + caps
     if requested and min(v for v, _ in requested) >= 64:
         # LABELLING.md: a requested output length of 64 or more counts as the stated output, unless completed
         # lengths are reported shorter (none are here)

@@ -95,7 +95,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         near = [(i, m) for i, m in ctx.d.hits(claim, prose) if any(ctx.d.beside(i, j, following=True) for j, _ in peaks)]
         if near:
             return TextFinding("evidence_class", "violation",
-                               f"'{_quote(ctx, peaks[0])}' (line {ctx.d.ev(*_at(peaks[0]))[0]}) is a peak, theoretical or inflated "
+                               f"{said(ctx, peaks[0], before=40)} is a peak, theoretical or inflated "
                                "figure presented as delivered performance",
                                ctx.d.evidence(peaks[:2] + [near[0]]))
         return TextFinding("evidence_class", "unclear", f"{said(ctx, peaks[0])} is peak or theoretical language, and no "
@@ -108,7 +108,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                            [(line, quote_line(ctx.d.w.lines[line - 1]))] + ctx.d.evidence([loose]), reason="ambiguous")
     if maxima and _setup_unstated(ctx):
         return TextFinding("evidence_class", "unclear",
-                           f"'{_quote(ctx, maxima[0])}' (line {ctx.d.ev(*_at(maxima[0]))[0]}) is a best case with no setup given: "
+                           f"{said(ctx, maxima[0], before=40)} is a best case with no setup given: "
                            "a measured maximum or a general promise cannot be told apart", ctx.d.evidence(maxima[:2]), reason="ambiguous")
     if speedups and not (f["lat"] or f["rate"] or f["req"] or f["goodput"]):
         # the write-up's only figures are speed-ups: each must be tied to what was measured (who measured, on which
@@ -116,7 +116,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
         loose = next((h for h in speedups if not _tied(ctx, *h)), None)
         if loose:
             return TextFinding("evidence_class", "unclear",
-                               f"'{_quote(ctx, loose)}' (line {ctx.d.ev(*_at(loose))[0]}) states a speed-up with no measured setup "
+                               f"{said(ctx, loose, before=40)} states a speed-up with no measured setup "
                                "behind it: a measurement restated as a general property", ctx.d.evidence([loose]), reason="ambiguous")
         return TextFinding("evidence_class", "ok", "speed-ups are presented as measurements of named setups",
                            ctx.d.evidence(speedups[:2]))
@@ -124,7 +124,7 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
     if general:
         # LABELLING.md: a measurement restated as a general property is unclear (ambiguous), not a violation
         return TextFinding("evidence_class", "unclear",
-                           f"'{_quote(ctx, general)}' (line {ctx.d.ev(*_at(general))[0]}) restates the measurements as a general "
+                           f"{said(ctx, general, before=40)} restates the measurements as a general "
                            "property beyond the setups measured", ctx.d.evidence([general]), reason="ambiguous")
     shown = (f["lat"] + f["rate"] + f["req"] + f["goodput"] + speedups)[:1]
     return TextFinding("evidence_class", "ok", (f"the figures (first: {said(ctx, shown[0][:2])}) are" if shown else "the figures are")
@@ -182,14 +182,6 @@ def _setup_unstated(ctx) -> bool:
     from ..stack import hardware, model_artifact
 
     return hardware(ctx).status == "missing" or model_artifact(ctx).status == "missing"
-
-
-def _at(hit) -> tuple[int, int]:
-    return hit[0], hit[1].start()
-
-
-def _quote(ctx, hit) -> str:
-    return ctx.d.excerpt(hit[0], hit[1].start(), hit[1].end())
 
 
 def _ratio(text: str) -> float | None:

@@ -129,7 +129,6 @@ def single_stream_rates(ctx) -> list:
     tool = ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
     # one stream stated for the whole write-up ("batch_size=1", "单并发") and no other batch or concurrency anywhere:
     # every decode rate in it is that stream's
-
     alone = ctx.d.first(ONE_STREAM) and not ctx.d.first(SEVERAL_STREAMS)
     out = []
     for i, m in rates:
