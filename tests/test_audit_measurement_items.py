@@ -173,6 +173,17 @@ def test_kv_reuse_across_requests_without_each_runs_cache_state_is_partial():
     assert items(tinychat)["prefix_cache_state"] == "partial"
 
 
+def test_a_cache_flag_on_one_engine_leaves_the_other_engines_cache_state_partial():
+    # After tests/data/audit/real/batch7/m_zhilight_benchmarks.md l.47-50: '--disable-radix-cache' on the SGLang side
+    # only; the vLLM runs it is compared with say nothing of their prefix cache.
+    def page(vllm_flags: str) -> str:
+        return ("# Results\n\nMiniCPM-2B on 1x L40, 3.7k-token prompts: vLLM 1,210 tok/s, SGLang 1,380 tok/s.\n\n"
+                f"- vLLM args: `python -m vllm.entrypoints.openai.api_server --model m --max-num-seqs 100{vllm_flags}`\n"
+                "- SGLang args: `python -m sglang.launch_server --model-path m --log-requests --disable-radix-cache`\n")
+    assert items(page(""))["prefix_cache_state"] == "partial"
+    assert items(page(" --no-enable-prefix-caching"))["prefix_cache_state"] == "declared"
+
+
 # ---------------------------------------------------------------- flag glossaries
 
 

@@ -126,6 +126,13 @@ def test_sampling_set_in_a_sentence_is_declared():
     assert statuses(text)["sampling"] == "declared"
 
 
+def test_sampling_values_are_quoted_whole():
+    # s_mimo_readme.md (batch 9) was quoted as 'temperature=0' for "temperature=0.6": a different setting
+    text = "# Run\n\nWe measured 41 tok/s on 1x H100 with temperature=0.6, top_p=0.95 and top_k=40.\n"
+    why = next(f.why for f in audit_benchmark(AuditRequest(text=text)).items if f.id == "sampling")
+    assert "'temperature=0.6'" in why and "'top_p=0.95'" in why
+
+
 def test_escaped_markdown_reads_as_written():
     text = "We measured TPOT p50 9 ms with 512-token outputs (`\\-\\-ignore\\_eos`).\n"
     assert statuses(text)["stopping"] == "declared"

@@ -345,6 +345,19 @@ def test_a_per_token_decoding_latency_and_a_text_generation_speed_up_are_decode_
     assert rule(text, "steady_decode").status == "unclear"
 
 
+def test_per_token_latency_in_other_spellings_is_a_tpot_figure_without_its_definition():
+    # the wordings of real write-ups: real/batch2/c_fastdeploy_plas_zh.md l.139 ("Ouput", sic),
+    # real/batch8/p_moe_infinity_readme.md l.36, real/batch9/s_quanto_bench_generation.md l.5,
+    # real/batch8/o_kubeai_prefix_hash_70b.md l.9, real/batch10/u_llama2c_readme.md, real/batch7/m_fastllm_issue55_zh.md l.9
+    for label in ("Time per Ouput Token(ms)", "per-token-latency (seconds)", "latency per generated token (ms)",
+                  "time_per_token (s)", "seconds per token", "单token耗时 (ms)"):
+        text = f"# Results\n\n| model | {label} |\n|---|---|\n| Llama-2-7B on 1x A100 | 0.021 |\n"
+        assert rule(text, "tpot_definition").status == "unclear", label
+    # a rate of tokens per second is not a time per token
+    text = "# Results\n\n| model | tokens per second |\n|---|---|\n| Llama-2-7B on 8x A100, 64 users | 3100 |\n"
+    assert rule(text, "tpot_definition").status == "not_applicable"
+
+
 def test_what_a_model_or_kv_pool_can_hold_is_a_capacity_figure_kept_apart_from_the_load():
     # real/batch8/p_duoattention_readme.md l.156, real/batch9/s_orion_readme_ja.md l.47, real/batch7/n_codegeex2_readme_ja.md l.20
     for text in ("# DuoAttention\n\nIt supports a context length of up to 3.3 million tokens on a single A100. "

@@ -193,7 +193,7 @@ def kernels(ctx) -> TextFinding:
         # engine's description): named, but not stated for the measured runs.
         partial = [(i, m) for i, m in stated(ctx.d.hits(named, scope="any")) if ctx.d.scopes[i] != "links"]
     if declared:
-        uncovered = _engines_without(ctx, declared)
+        uncovered = engines_without(ctx, declared)
         if uncovered:
             return TextFinding("kernels", "partial",
                                f"{cite(ctx, declared, 1)} is named for some engines only; none for {cite(ctx, uncovered, 2)}",
@@ -202,9 +202,11 @@ def kernels(ctx) -> TextFinding:
                      "kernels / attention backend named", "kernels mentioned only generically")
 
 
-def _engines_without(ctx, hits) -> list:
-    """When the runs compare several engines, the first mention of each engine that no kernel statement names
-    (a kernel sentence naming no engine, or 'all'/'both', covers every engine)."""
+def engines_without(ctx, hits) -> list:
+    """When the runs compare several engines, the first mention of each engine that no statement in ``hits`` is
+    about. A statement is about the engines its sentence names, or the engine of the command it sits in
+    ('--disable-radix-cache' in a 'sglang.launch_server' command); a statement naming no engine, or 'all'/'both',
+    covers every engine."""
     engines: dict[str, tuple] = {}
     for i, m in engine_mentions(ctx):
         engines.setdefault(engine_key(m.group(0)), (i, m))
@@ -213,9 +215,11 @@ def _engines_without(ctx, hits) -> list:
     rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
     covered: set[str] = set()
     for i, m in hits:
+        command = ([c for c in ctx.d.commands if c.block == i and c.start <= m.start()] or [None])[-1]
+        command = command if command is not None and command.engine else None
         sentence = ctx.d.sentence(i, m) if hasattr(m, "re") else ctx.d.line_text(i, m.start())
-        named = {engine_key(x.group(0)) for x in rx.finditer(sentence)}
-        if not named or re.search(r"(?i)\b(?:all|both|every|each)\b|所有|全部|两者", sentence):
+        named = {engine_key(command.engine)} if command else {engine_key(x.group(0)) for x in rx.finditer(sentence)}
+        if not named or not command and re.search(r"(?i)\b(?:all|both|every|each)\b|所有|全部|两者", sentence):
             return []
         covered |= named
     return [hit for key, hit in engines.items() if key not in covered]

@@ -8,7 +8,8 @@ import re
 
 from .reading.cells import vague_phrases
 from .reading.lexicon import TTFT_KW, icase
-from .findings import TextFinding, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of
+from .stack import engines_without
 
 __all__ = ["cache_disabled", "cache_mentions", "distinct_prefixes", "has_ttft_figure", "prefix_cache_state", "warmup"]
 
@@ -57,6 +58,12 @@ def prefix_cache_state(ctx) -> TextFinding:
     partial += list(ctx.d.hits(icase(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
                                      r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted")))
     partial += list(ctx.d.hits(vague_phrases("prefix_cache_state")))  # KV or context reuse, state at each run's start open
+    # '--disable-radix-cache' on the SGLang side says nothing of the vLLM runs it is compared with
+    uncovered = engines_without(ctx, declared) if declared else []
+    if uncovered:
+        return TextFinding("prefix_cache_state", "partial",
+                           f"{cite(ctx, declared, 1)} is stated for some engines only; nothing for {cite(ctx, uncovered, 2)}",
+                           ctx.d.evidence(declared[:2] + uncovered[:1]))
     return status_of(ctx, "prefix_cache_state", declared, partial, "prefix-cache state",
                      "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
 

@@ -331,9 +331,9 @@ def _spot(flag, text: str):
 def sampling(ctx) -> TextFinding:
     # '--speculative-eagle-topk 8' is the draft tree's branching, not top-k sampling: no word glued before 'topk'
     # "temperature of 0", "temperature=0.7", "The temperature is set to 0.8 and the top-p to 0.95", "温度设为 0"
-    rx = icase(r"temperature\s*(?:of\s*|[=:]\s*|(?:is|was|are|were)\s+(?:set\s+)?(?:to\s+|at\s+)?)?\d|\btemp\s*=\s*\d|"
-               r"(?<![A-Za-z]-)top[_-]?p\s*(?:of\s*|[=:]\s*|(?:is|was)\s+(?:set\s+)?(?:to\s+)?|to\s+)?\d|温度\s*(?:为|设为|设置为|=|:|：)?\s*\d|"
-               r"(?<![A-Za-z]-)(?<![A-Za-z]_)top[_-]?k\s*[=:]?\s*\d|\bgreedy\b|"
+    rx = icase(r"temperature\s*(?:of\s*|[=:]\s*|(?:is|was|are|were)\s+(?:set\s+)?(?:to\s+|at\s+)?)?\d+(?:\.\d+)?|\btemp\s*=\s*\d+(?:\.\d+)?|"
+               r"(?<![A-Za-z]-)top[_-]?p\s*(?:of\s*|[=:]\s*|(?:is|was)\s+(?:set\s+)?(?:to\s+)?|to\s+)?\d+(?:\.\d+)?|温度\s*(?:为|设为|设置为|=|:|：)?\s*\d+(?:\.\d+)?|"
+               r"(?<![A-Za-z]-)(?<![A-Za-z]_)top[_-]?k\s*[=:]?\s*\d+|\bgreedy\b|"
                r"--temperature|do_sample|no\s+sampling|does\s+not\s+sample|\bargmax\b")
     part = icase(r"default\s+sampling|sampling\s+(?:parameters|params|settings)")
     # "Support non-greedy inference" in a feature list says what the code can do, not what the runs used

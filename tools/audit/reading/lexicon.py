@@ -47,9 +47,12 @@ LAT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]o
                r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token")
 TTFT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
                 r"prompt\s+processing|prompt\s+eval\w*|\bpp\s?\d{2,}\b")
-TPOT_KW = icase(r"\bTPOT\b|time[- ]per[- ]ou?tp?ut[- ]token|ms\s*/\s*tok(?:en)?\b|ms\s+per\s+(?:output\s+)?token|"
-                r"\bITL\b|inter[- ]token\s+latency|per[- ]token\s+(?:generation\s+|decod(?:e|ing)\s+)?latency|latency\s+per\s+(?:output\s+)?token|"
-                r"normali[sz]ed\s+latency|\btoken\s+latency")
+# "Time per Ouput Token" (sic), "per-token-latency", "seconds per token", "time_per_token", "单token耗时": the same figure
+TPOT_KW = icase(r"\bTPOT\b|time[- ]per[- ]ou?t?p?ut[- ]token|time[_ ]per[_ ]token|(?<![A-Za-z])(?:ms|s|sec|seconds?)\s*/\s*tok(?:en)?\b|"
+                r"(?<![A-Za-z])(?:ms|sec|seconds?)\s+per\s+(?:output\s+|generated\s+)?token|"
+                r"\bITL\b|inter[- ]token\s+latency|per[- ]token[- ](?:generation\s+|decod(?:e|ing)\s+)?latency|"
+                r"latency\s+per\s+(?:output\s+|generated\s+)?token|"
+                r"normali[sz]ed\s+latency|\btoken\s+latency|[单每]\s*(?:个\s*)?token\s*(?:耗时|延迟|时延)")
 RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
 RATE_FIG = icase(NUM + r"\s*(?:k\s*)?(?:(?:output|input|total|generated|prompt|completion|decode|prefill)\s+)?" + RATE_UNIT + r"|" + RATE_UNIT)
 REQ_RATE_FIG = icase(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
