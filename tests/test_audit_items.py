@@ -128,6 +128,16 @@ def test_a_pull_request_comparing_main_with_its_head_names_its_own_system_withou
     assert items(text)["engine_revision"] == "partial"
 
 
+def test_a_project_page_that_installs_its_own_software_names_the_engine_without_a_version():
+    # After real/batch8/p_moe_infinity_readme.md and real/batch10/u_bminf_readme_zh.md: no known engine is named, the
+    # numbers come from the project the page installs (LABELLING.md: own system with no version is partial)
+    results = "# MoE-Infinity\n\n## Performance\n\n| System | per-token latency (s) |\n|---|---|\n| MoE-Infinity | 0.85 |\n\n"
+    assert items(results + "## Installation\n\n```\npip install moe-infinity\n```\n")["engine_revision"] == "partial"
+    assert items(results + "## 安装\n\n```\npip install bminf\n```\n")["engine_revision"] == "partial"
+    # a results page with nothing installed and no engine named leaves the software missing
+    assert items(results + "## Notes\n\nMeasured on 1x A5000.\n")["engine_revision"] == "missing"
+
+
 def test_an_engine_named_only_in_the_usage_sections_is_named_without_a_version():
     # SOURCES.md e_glm4_inference_zh: THUDM/GLM-4 inference/README_zh.md @3df530d, l.15-36 and l.92-103 (cut):
     # the measured table names no engine, the page's own usage runs vLLM; named, not versioned -> partial

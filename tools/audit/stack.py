@@ -57,6 +57,11 @@ def engine_revision(ctx) -> TextFinding:
         # Acknowledgements and references name projects the runs did not use.
         partial = [(i, m) for i, m in _engine_names(ctx, "any") if ctx.d.scopes[i] != "links"] or \
             list(ctx.d.hits(icase(patterns("kernels", "named"))))
+        own = [] if partial else _own_install(ctx)
+        if own:
+            return TextFinding("engine_revision", "partial", f"no engine is named; the page installs its own software "
+                               f"({cite(ctx, own, 1)}), which the runs used, and gives it no version or commit",
+                               ctx.d.evidence(own))
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
         loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())] + loose_pins
@@ -74,6 +79,18 @@ def engine_revision(ctx) -> TextFinding:
                                ctx.d.evidence(unpinned + declared))
     return status_of(ctx, "engine_revision", declared, partial, "engine name with version",
                      "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+
+# A section that installs or builds the page's own software ("## Installation", "### Build", "## 安装").
+_INSTALL_HEADING = re.compile(r"(?i)^\W*(?:\d+(?:\.\d+)*\.?\s*)?(?:install(?:ation|ing)?|build(?:ing)?(?:\s+from\s+source)?|"
+                              r"quick\s*start|getting\s+started|get\s+started)\b|安装|编译|インストール|ビルド")
+
+
+def _own_install(ctx) -> list:
+    """The heading of a section that installs the page's own software, on a page that names no engine: the runs
+    used that software (LABELLING.md: a document's own system with no version is partial)."""
+    return [(i, Spot(0, len(ctx.d.plains[i]), ctx.d.plains[i].strip()[:40])) for i, b in enumerate(ctx.d.w.blocks)
+            if b.kind == "heading" and _INSTALL_HEADING.search(ctx.d.plains[i].strip())][:1]
 
 
 _LINK_PIN = re.compile(r"(?i)\b(" + ENGINES + r")\b[^\n\[\]]{0,30}\[\s*(?:commit|version|release|tag|v?\d[\w.+-]*)\s*\]\("
