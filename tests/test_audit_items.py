@@ -410,6 +410,19 @@ def test_engine_settings_or_a_runner_script_make_launch_command_partial():
     assert items("# Load test\n\nvLLM 0.8.2, 2 replicas, each on 1x H100: p95 E2E 8.9 s.\n")["launch_command"] == "missing"
 
 
+def test_a_runner_script_named_in_prose_as_the_source_of_the_numbers_is_partial():
+    # real/batch9/s_quanto_bench_generation.md l.5 and real/batch10/u_bminf_readme_zh.md l.107: the script is named, its
+    # arguments are not in the text (LABELLING.md, batch-1 adjudication: at most partial)
+    figures = "\n\n| model | latency per token (ms) |\n|---|---|\n| Llama-3.1-8B on 1x A10 | 21 |\n"
+    text = "# Generation benchmark\n\n- `latency.py` evaluates the latency per generated token." + figures
+    assert items(text)["launch_command"] == "partial"
+    text = "# 运行性能\n\n下表汇报了我们运行编码器的速度。用户可以在本机运行``benchmark/encoder.py``来测试本机运行速度。" + figures
+    assert items(text)["launch_command"] == "partial"
+    # a timing utility the authors wrote is no runner of the reported runs (real/batch1/a_redrafter_mlx.md l.54)
+    text = ("# Profiling\n\nTo measure the execution time of each function, we developed the utility "
+            "`recurrent_drafting/mlx/time_mlx.py`." + figures)
+    assert items(text)["launch_command"] == "missing"
+
 
 def test_a_benchmark_script_given_only_as_a_link_tied_to_the_numbers_is_partial():
     # SOURCES.md g_deepspeed_fastgen_2401: deepspeedai/DeepSpeed blogs/deepspeed-fastgen/2024-01-19/README.md @fd40516,

@@ -58,6 +58,11 @@ def launch_command(ctx) -> TextFinding:
     # "如`--dtype int4`", "use `--ori` to ...") is not a setting of the runs (LABELLING.md: feature descriptions declare nothing).
     partial = [(i, m) for i, m in partial if not _offered(ctx, i, m)]
     partial += _linked_runners(ctx)
+    # A runner script named in a sentence about the numbers ("collected from demo/simple_text_demo.py", "generated using
+    # latency.py"): its arguments are not in the text (LABELLING.md, batch-1 adjudication: at most partial).
+    partial += [(i, m) for i, m in ctx.d.hits(_SCRIPT, ("paragraph", "list_item", "quote"))
+                if not _ACCURACY.search(ctx.d.sentence(i, m)) and (_SCRIPT_MEASURES.search(ctx.d.sentence(i, m)) or
+                                                                   _TIED.search(ctx.d.sentence(i, m)) and _RUN_WITH.search(ctx.d.plains[i][max(0, m.start() - 40):m.start()]))]
     # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
     partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
                 if not re.search(BENCH_TOOLS, m.group(0), re.I)]
@@ -103,6 +108,12 @@ _RUNNER_TEXT = re.compile(r"(?i)\bscripts?\b|\bcode\b|reproduc|脚本|代码|复
 _RUNNER_TARGET = re.compile(r"(?i)\.(?:sh|py)$|^(?:https?://github\.com/[^/]+/[^/]+/(?:tree|blob)/|(?!https?:))\S*(?:bench|reproduc)")
 _DOCUMENT = re.compile(r"(?i)\.(?:md|html?|rst|pdf)(?:#\S*)?$")
 _ACCURACY = re.compile(r"(?i)perplexity|\bppl\b|accuracy|困惑度|准确率|精度评测|c-eval|mmlu")
+_SCRIPT = re.compile(r"(?<![\w/.-])[\w./-]*[A-Za-z]\w*\.py\b")
+# a script said to measure a performance figure ("`latency.py` evaluates the latency per generated token")
+_SCRIPT_MEASURES = re.compile(r"(?i)\b(?:evaluat|measur|benchmark|output|report)\w*\b[^.\n]{0,40}\b(?:latency|tokens?\s+per\s+second|"
+                              r"tok(?:en)?s?/s|throughput|speed)|速度|吞吐|延迟")
+# the words just before the script that say the numbers came from running it
+_RUN_WITH = re.compile(r"(?i)(?:\b(?:run|runs|running|ran|using|with|via|from|by)\s+(?:the\s+|our\s+)?(?:\w+\s+)?(?:script\s+)?|运行|執行|实行|通过|使用|用)\W{0,3}$")
 _TIED = re.compile(r"(?i)bench\w*|reproduc\w*|\bmeasur\w*|\bresults?\b|测得|测试|基准|复现|ベンチマーク|計測|測定")
 
 
