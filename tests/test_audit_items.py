@@ -853,6 +853,17 @@ def test_a_fixed_generation_length_is_the_completed_length_and_the_stop_rule():
     assert (s["output_length_completed"], s["stopping"]) == ("declared", "declared")
 
 
+def test_max_tokens_in_the_spellings_of_real_write_ups_is_the_requested_length():
+    # real/batch7/n_ninehills_bench_readme.md l.66, real/batch8/o_kubeai_prefix_hash_70b.md l.5,
+    # real/batch4/f_vllmascend_suffix_decoding.md l.120, real/batch10/v_torchair_reduce_overhead_zh.md l.103
+    for said in ("Max Tokens: 200.", "Set max_tokens to 10.", "max_out_len = 4000", "输出max_new_tokens是1024"):
+        text = f"# Results\n\nLlama-3.1-8B on 1x A100 with vLLM: 31 ms TPOT. {said}\n"
+        assert items(text)["output_length_requested"] == "declared", said
+    # a maximum context length is not an output length
+    text = "# Results\n\nLlama-3.1-8B on 1x A100 with vLLM: 31 ms TPOT. Max context: 8192 tokens.\n"
+    assert items(text)["output_length_requested"] == "missing"
+
+
 def test_an_output_sequence_length_equals_value_is_the_requested_length():
     # FMInference/FlexLLMGen README.md (Apache-2.0)
     text = "# FlexLLMGen\n\nThroughput 7.32 token/s on 1x T4 (16GB). The output sequence length = 32.\n"
