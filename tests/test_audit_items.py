@@ -864,6 +864,21 @@ def test_max_tokens_in_the_spellings_of_real_write_ups_is_the_requested_length()
     assert items(text)["output_length_requested"] == "missing"
 
 
+def test_request_counts_and_completed_lengths_in_tool_printouts_and_tables_are_declared():
+    # a genai-perf summary row, a k6 summary line, a settings table row (real/batch2/d_triton_specdec_vllm.md l.157,
+    # real/batch8/o_kubeai_prefix_hash_70b.md l.119, real/batch9/t_doks_eagle3_vllm_bench.md l.155)
+    for said in ("Request Count (count) │ 4.00 │", "http_reqs......................: 7341 73.808399/s", "| Prompts per Rate | 300 |"):
+        text = f"# Results\n\nLlama-3.1-8B on 1x A100 with vLLM 0.6.3: TTFT p50 41 ms.\n\n```\n{said}\n```\n"
+        assert items(text)["request_count"] == "declared", said
+    # completed lengths: an OpenVINO GenAI printout, an mlx_lm summary, a Chinese table row
+    # (real/batch10/v_ovgenai_vlm_bench.md l.131, real/batch1/a_mlx_examples_pr1069.md l.12, real/batch9/r_cllm_vs_ollama_q4km_zh.md l.51)
+    head = "# Results\n\nLlama-3.1-8B on 1x A100 with vLLM 0.6.3: 41 tok/s.\n\n"
+    for text in (head + "```\nOutput token size: 20\n```\n",
+                 head + "| step | speed |\n|---|---|\n| generation (100 toks) | 4.7 toks/sec |\n",
+                 head + "| 指标 | cLLM |\n|---|---|\n| 平均生成 tokens | 50.00 |\n"):
+        assert items(text)["output_length_completed"] == "declared", text
+
+
 def test_an_output_sequence_length_equals_value_is_the_requested_length():
     # FMInference/FlexLLMGen README.md (Apache-2.0)
     text = "# FlexLLMGen\n\nThroughput 7.32 token/s on 1x T4 (16GB). The output sequence length = 32.\n"
