@@ -800,6 +800,16 @@ def test_a_described_verification_without_figures_is_partial():
 # ---------------------------------------------------------------- hardware
 
 
+def test_a_personal_device_named_without_a_count_is_one_device():
+    # LABELLING.md (batches 2 and 4): a computer named by model in the singular declares hardware
+    # (real/batch7/m_mlx_examples_issue1029.md l.5, real/batch9/r_mnn_metal_prefill_zh.md l.75, real/batch8/p_moe_infinity_readme.md l.36)
+    for said in ("on my M3-Max 64GB", "on an RTX-4080", "on Apple M4, 16GB, Metal 4", "Single GPU A5000 (24GB Memory)"):
+        assert items(f"# Results\n\nLlama-3.1-8B Q4_0 with llama.cpp b3000 {said}: 41 tok/s.\n")["hardware"] == "declared", said
+    # a datacenter GPU named bare, a node of them, or desktop cards in the plural stay partial
+    for said in ("measured on H200", "on an H100 node", "on RTX 4090 cards"):
+        assert items(f"# Results\n\nLlama-3.1-8B with vLLM 0.6.3 {said}: 41 tok/s.\n")["hardware"] == "partial", said
+
+
 def test_a_model_then_gpu_in_the_singular_is_one_accelerator():
     # microsoft/BitNet gpu/README.md (MIT): 'Tested on NVIDIA A100 40GB GPU'
     text = "# BitNet kernel\n\nTested on NVIDIA A100 40GB GPU, our W2A8 kernel runs at 13.32 us vs 18.32 us for BF16.\n"

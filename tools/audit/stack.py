@@ -247,7 +247,9 @@ def gpu_counts(ctx):
     """(count, sku, block, match) for every GPU mention with a count."""
     out = []
     # The count must be a word of its own: "NVIDIA H100" is not "a H100".
-    count_before = icase(r"(?<![A-Za-z0-9_.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")")
+    # "an H100 node", "a single A100 server" hold several GPUs: the count is of the machines
+    count_before = icase(r"(?<![A-Za-z0-9_.-])(\d+|one|two|four|eight|sixteen|single|an?|my)\s*(?:[x×]\s*|\s+|-GPU\s+)(?:nvidia\s+|amd\s+)?(" + GPU + r")"
+                         r"(?![\w-]*\s+(?:nodes?|servers?|clusters?|machines?|systems?|instances?|hosts?|pods?|racks?)\b)")
     # Chinese and Japanese counters: "两张A100", "8卡 H800", "单卡 A800", "A100 80G x 2"
     cjk = icase(r"(\d+|[一二两三四五六七八十]+|单)\s*(?:张|块|台|个|卡|枚|基)\s*(?:的\s*)?(?:nvidia\s+|amd\s+)?(" + GPU + r")(?![A-Za-z0-9_])")
     cjk_words = {"一": 1, "单": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "十": 10}
@@ -299,6 +301,11 @@ def _processors(ctx) -> tuple[list, list, list]:
     return list(ctx.d.hits(_MACHINES)), counted, named
 
 
+# Devices one person owns one of: desktop cards, Apple silicon, a named phone or laptop chip.
+_PERSONAL = re.compile(r"(?i)(?:NVIDIA\s+)?(?:GeForce\s+)?RTX[\s-]?[2345]0[5-9]0(?:\s?Ti)?|(?:Apple\s+)?M[1-5](?:[\s-](?:Max|Ultra|Pro))?|"
+                       r"[2345]0[5-9]0(?:\s?Ti)?|(?:AMD\s+)?Ryzen[\s-]?(?:\d\s+)?\w+")
+
+
 def hardware(ctx) -> TextFinding:
     counted = gpu_counts(ctx)
     instance = icase(r"\b(?:p4de?|p5e?n?|g5|g6e?|p3|trn1|inf2)\.\d*x?large\b|\ba[23]-\w+-\d+g\b|Standard_ND\w+|\bDGX\s+[A-Z]\d+|"
@@ -308,7 +315,10 @@ def hardware(ctx) -> TextFinding:
     # One accelerator named in the singular declares a count of one (LABELLING.md): "GPU: A6000", "A100 single GPU",
     # "one GPU - RTX 5880", "on a 3090"; a plural or a bare "measured on H200" does not.
     singular = icase(r"\b(?:GPU|accelerator|device|card)\s*[:：]\s*(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")\b(?![^\n,;]{0,30}?(?:\bx\s*\d|GPUs|cards|\d\s*[x×]))|"
-                     r"(?:" + GPU + r")[\w-]*\s+(?:\w+\s+)?single[- ](?:GPU|card)|\bsingle[- ](?:GPU|card)\s*[:(,-]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
+                     r"(?:" + GPU + r")[\w-]*\s+(?:\w+\s+)?single[- ](?:GPU|card)|\bsingle[- ](?:GPU|card)\s*[:(,-]?\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
+                     # "on my M3-Max 64GB", "an RTX-4080": one device, unless it names a node or a machine of several
+                     r"\b(?:my|an?|one)\s+(?:NVIDIA\s+|AMD\s+|Apple\s+)?(?:GeForce\s+)?(?:" + GPU + r")(?:[\s-]+\d+\s*G[Bi]?B?)?\b"
+                     r"(?!\s*(?:nodes?|servers?|clusters?|machines?|systems?|instances?|box(?:es)?|pods?|GPUs|cards|chips|racks?|hosts?|HGX|DGX)\b)|"
                      r"\bone\s+(?:GPU|card)\s*[-–:(]\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
                      r"\bon\s+(?:an?\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?[2345]0[5-9]0(?:\s?Ti)?\b(?!\s*(?:s\b|GPUs|cards))|"
                      # "Tested on NVIDIA A100 40GB GPU": the noun in the singular after the model
@@ -342,6 +352,11 @@ def hardware(ctx) -> TextFinding:
         single = ctx.d.first(icase(r"\bsingle[- ]GPU\b|\bone\s+GPU\b|\b1\s*[x×]?\s*GPU\b|\bsingle\s+(?:accelerator|card)\b|单卡|单\s*GPU"))
         if single:
             declared = [skus[0], single]
+    if not declared and skus and all(_PERSONAL.fullmatch(ctx.d.plains[i][m.start():m.end()].strip()) for i, m in skus) \
+            and not ctx.d.first(icase(r"\bGPUs\b|\bcards\b|(?<![\w.])\d+\s*(?:×|(?-i:x)\s*(?=\d|[A-Z]))|多卡|\d+\s*(?:张|块|卡)")):
+        # a desktop card, a laptop chip or a phone named with no count and nothing plural: one device (LABELLING.md,
+        # batches 2 and 4: a computer named by model in the singular declares hardware)
+        declared = skus[:1]
     finding = status_of(ctx, "hardware", declared, partial, "accelerator SKU and count",
                         "accelerator SKU and count stated", "hardware named without SKU or count")
     conflict = gpu_conflict(ctx)
