@@ -1092,3 +1092,16 @@ def test_a_prefill_figure_in_other_words_than_ttft_makes_distinct_prefixes_apply
                  "# DuoAttention\n\nThe pre-filling latency of a 320K context drops from 18.9 s to 9.2 s on one A100.\n"):
         assert items(text)["distinct_prefixes"] == "missing", text
     assert items("# Decode\n\nDecode speed 52 tokens/s on a Pixel 8.\n")["distinct_prefixes"] == "not_applicable"
+
+
+def test_what_was_left_out_in_the_words_and_printouts_of_real_write_ups_is_declared():
+    # real/batch4/f_mistralrs_v090_cpu.md l.71, real/batch9/t_kvcached_offload_vs_kvcached.md l.90,
+    # real/batch8/o_kubeai_prefix_hash_70b.md l.114, real/batch8/q_optimum_neuron_guidellm_guide.md l.264,
+    # real/batch7/l_jetson_genai_benchmarking.md l.145, real/batch6/h_deepseek_inference_overview.md l.78
+    for said in ("Contended runs were discarded and rerun.", "There were zero client errors in all runs.",
+                 "`http_req_failed................: 0.00%  0 out of 7341`", "Request Failed: 0/11.",
+                 "Ignore the results from this run: it warms the engine up.", "The statistics include all user requests."):
+        text = f"# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: TTFT p50 41 ms. {said}\n"
+        assert items(text)["exclusions"] == "declared", said
+    # a run that failed to start is not a statement about the samples
+    assert items("# Results\n\nTTFT p50 41 ms on 1x H100. The first attempt failed to start.\n")["exclusions"] == "missing"

@@ -81,7 +81,14 @@ def exclusions(ctx) -> TextFinding:
                r"(?:count(?:ed|s)?|treated)\s+as\s+(?:not\s+good|bad|failures|failed|errors|SLO\s+misses)|"
                r"\d[\d,]*\s+(?:of\s+[\d,]+\s+)?requests?\b[^.\n]{0,40}?\b(?:failed|errored|timed\s+out|timeouts?|cancell?ed|rejected)\b|"
                r"(?:no|without)\s+(?:any\s+)?(?:failed|errored)\s+requests|"
-               r"(?:shorter|longer|fewer|more)\s+than\s+\d[\d,]*\s+\w+\s+(?:are|were|is|was)\s+(?:excluded|dropped|discarded|removed|left\s+out|filtered\s+out)")
+               r"(?:shorter|longer|fewer|more)\s+than\s+\d[\d,]*\s+\w+\s+(?:are|were|is|was)\s+(?:excluded|dropped|discarded|removed|left\s+out|filtered\s+out)|"
+               # "contended runs were discarded and rerun", "zero client errors in all runs", k6's 'http_req_failed: 0.00%',
+               # GuideLLM's 'Request Failed 0/11', "Ignore the results from this run", "include all user requests"
+               r"\b(?:\w+\s+)?(?:runs?|results?|samples?|iterations?|measurements?)\s+(?:were|was|are|is)\s+(?:discarded|dropped|excluded|ignored|removed|thrown\s+away)|"
+               r"\b(?:zero|no|0)\s+(?:client\s+|server\s+)?(?:errors?|failures?|failed\s+requests)\s+(?:in|across|over|during)\b|"
+               r"\bhttp_req_failed\W+\d|\brequests?\s+failed\s*[│|:]?\s*\d+\s*/\s*\d|"
+               r"\bignore\s+the\s+results?\s+(?:from|of)\s+(?:this|that|the\s+first)\b|"
+               r"\binclude[sd]?\s+all\s+(?:\w+\s+)?requests\b")
     part = icase(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                  r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
     declared = list(ctx.d.hits(rx))
