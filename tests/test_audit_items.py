@@ -1105,3 +1105,12 @@ def test_what_was_left_out_in_the_words_and_printouts_of_real_write_ups_is_decla
         assert items(text)["exclusions"] == "declared", said
     # a run that failed to start is not a statement about the samples
     assert items("# Results\n\nTTFT p50 41 ms on 1x H100. The first attempt failed to start.\n")["exclusions"] == "missing"
+
+
+def test_an_input_length_per_row_in_chinese_and_a_llama_cpp_prompt_eval_line_declare_the_prompt_length():
+    # real/batch4/f_vllmascend_issue4395_zh.md l.12-23: '2k输入' per row; llama.cpp's timing printout counts the prompt
+    text = "# 性能\n\n| 模型 | 场景 | TPOT |\n|---|---|---|\n| qwen3-32b | 单机8卡 2k输入 | 35 ms |\n"
+    assert items(text)["prompt_length"] == "declared"
+    text = ("# Run on 1x A100\n\n```\nllama_print_timings: prompt eval time =  2113.50 ms /  1975 tokens (1.07 ms per token)\n"
+            "llama_print_timings:        eval time =   912.00 ms /    31 runs\n```\n")
+    assert items(text)["prompt_length"] == "declared"
