@@ -1114,3 +1114,15 @@ def test_an_input_length_per_row_in_chinese_and_a_llama_cpp_prompt_eval_line_dec
     text = ("# Run on 1x A100\n\n```\nllama_print_timings: prompt eval time =  2113.50 ms /  1975 tokens (1.07 ms per token)\n"
             "llama_print_timings:        eval time =   912.00 ms /    31 runs\n```\n")
     assert items(text)["prompt_length"] == "declared"
+
+
+def test_a_duration_or_a_number_of_runs_without_their_requests_is_a_partial_request_count():
+    # real/batch9/s_emergingai_llmperf_readme.md l.30, real/batch8/p_angelslim_readme_zh.md l.507,
+    # real/batch9/t_doks_kv_routing_baseline.md l.21, real/batch10/u_asiai_turboquant.md l.37
+    for said in ("Injection Time: 15 min per experiment.", "每格为 3×120s 窗口。", "300s per level at a target of 10 RPS.",
+                 "Stable (std dev 0.04 tok/s across 3 runs)."):
+        text = f"# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: 41 tok/s. {said}\n"
+        assert items(text)["request_count"] == "partial", said
+    # with the count stated it is declared
+    text = "# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: 41 tok/s.\n\nWe sent 500 requests in all, 300s per level.\n"
+    assert items(text)["request_count"] == "declared"

@@ -262,8 +262,16 @@ def request_count(ctx) -> TextFinding:
     # "30 users x 8 turns": a count derived from the stated load (LABELLING.md, batch 1: declared)
     declared += list(ctx.d.hits(icase(r"\b\d[\d,]*\s+(?:users|clients|sessions|conversations)\s*[x×*]\s*\d[\d,]*\s+(?:turns|rounds|requests|queries|prompts)\b")))
     partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
+    # a duration or a number of runs without the requests in each (LABELLING.md, batch 1: a duration only is partial)
+    partial += list(ctx.d.hits(_DURATION_ONLY))
     return status_of(ctx, "request_count", declared, partial, "number of requests",
                      "request count stated", "request count vague")
+
+
+_DURATION_ONLY = icase(r"\b\d+\s*(?:s|sec|seconds?|min(?:utes?)?|h|hours?)\s+(?:per\s+(?:level|experiment|run|cell|point|rate|step|test)|windows?|each)\b|"
+                       r"\b(?:duration|injection\s+time|test\s+time|run\s+time)\s*[:=]\s*\d+\s*(?:s|sec|seconds?|min(?:utes?)?|h|hours?)\b|"
+                       r"[×x]\s*\d+\s*s\s*窗口|\b\d+[- ]hour\s+(?:window|period)|\b(?:across|over)\s+(?:\d+|two|three|five|ten|multiple|several)\s+runs\b|"
+                       r"\bmultiple\s+runs\b")
 
 
 # A sentence about what a deployment can hold, not the load it was given (searched once per load figure: guarded).
