@@ -1126,3 +1126,8 @@ def test_a_duration_or_a_number_of_runs_without_their_requests_is_a_partial_requ
     # with the count stated it is declared
     text = "# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: 41 tok/s.\n\nWe sent 500 requests in all, 300s per level.\n"
     assert items(text)["request_count"] == "declared"
+
+
+def test_a_request_count_beside_a_rate_is_a_count_and_requests_per_second_is_not():
+    assert items("# Run\n\nvLLM 0.6.3 on 1x H100: 41 tok/s over 500 requests.\n")["request_count"] == "declared"
+    assert items("# Run\n\nvLLM 0.6.3 on 1x H100 served 500 requests/s.\n")["request_count"] == "missing"

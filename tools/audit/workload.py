@@ -212,8 +212,10 @@ def _request_hits(ctx):
                  if re.search(r"\b(?:ran|run|repeated|executed|measured|sent|issued)\b", ctx.d.window(i, m, 200, 0), re.I)]
     for i, m in ctx.d.hits(nreq):
         win = ctx.d.window(i, m, 25, 12).lower()
-        if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|/\s*s|per\s+second|at\s+a\s+time|\d\s+of\s+\d", win):
+        if re.search(r"concurrent|simultaneous|parallel|in[- ]flight|warm|at\s+a\s+time|\d\s+of\s+\d", win):
             continue
+        if re.match(r"\s*(?:/\s*s|per\s+sec)", ctx.d.plains[i][m.end():m.end() + 12], re.I):
+            continue  # "500 requests/s" is a rate; "41 tok/s over 500 requests" is a count
         if re.search(r"^\d[\d,]*\s+warm", m.group(0).lower()):
             continue
         if re.search(r"(?:drawn|sampled|chosen|picked|selected)\s+(?:at\s+random\s+)?from\s+(?:a\s+(?:pool|set)\s+of\s+)?$|pool\s+of\s+$|out\s+of\s+$",
