@@ -1131,3 +1131,18 @@ def test_a_duration_or_a_number_of_runs_without_their_requests_is_a_partial_requ
 def test_a_request_count_beside_a_rate_is_a_count_and_requests_per_second_is_not():
     assert items("# Run\n\nvLLM 0.6.3 on 1x H100: 41 tok/s over 500 requests.\n")["request_count"] == "declared"
     assert items("# Run\n\nvLLM 0.6.3 on 1x H100 served 500 requests/s.\n")["request_count"] == "missing"
+
+
+def test_kernels_described_by_what_they_do_are_partial_and_named_implementations_declared():
+    # real/batch6/h_teal_readme.md l.32, real/batch6/h_vllm_pr3692.md l.2, real/batch7/m_powerinfer_readme.md l.50,
+    # real/batch7/n_llmfoundry_inference_bench.md l.45, real/batch10/u_asiai_ollama_vs_lmstudio_ja.md l.43
+    for said in ("We improve existing sparse kernels.", "The PR adds a Triton MoE kernel tuned for H100.",
+                 "It uses neuron-aware sparse operators.", "We use the torch implementation of attention.",
+                 "MLXのネイティブMetal最適化が効いています。"):
+        text = f"# Results\n\nLlama-2-7B on 1x A100: 41 tok/s. {said}\n"
+        assert items(text)["kernels"] == "partial", said
+    # PyTorch SDPA by its function name and FlashAttention in katakana name the attention implementation
+    for said in ("Attention runs through PyTorch scaled_dot_product_attention.", "フラッシュアテンションを使用。"):
+        assert items(f"# Results\n\nLlama-2-7B on 1x A100: 41 tok/s. {said}\n")["kernels"] == "declared", said
+    # the operating-system kernel is not a compute kernel
+    assert items("# Results\n\nLlama-2-7B on 1x A100: 41 tok/s. Linux kernel 6.8.\n")["kernels"] == "missing"
