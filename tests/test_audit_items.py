@@ -1146,3 +1146,13 @@ def test_kernels_described_by_what_they_do_are_partial_and_named_implementations
         assert items(f"# Results\n\nLlama-2-7B on 1x A100: 41 tok/s. {said}\n")["kernels"] == "declared", said
     # the operating-system kernel is not a compute kernel
     assert items("# Results\n\nLlama-2-7B on 1x A100: 41 tok/s. Linux kernel 6.8.\n")["kernels"] == "missing"
+
+
+def test_chinese_n_way_concurrency_is_declared_and_a_batch_cap_or_an_arrival_law_without_rate_is_partial():
+    # real/batch8/o_ktransformers_readme_zh.md l.77 ('8 路并发'), real/batch4/f_fastllm_readme_zh.md l.15 ('单并发')
+    for said in ("8 路并发下总吞吐 40 tokens/s。", "单并发速度可达 20 tokens/s。"):
+        assert items(f"# 性能\n\nDeepSeek-R1 Q4_K_M 在 1x RTX 4090 上：{said}\n")["concurrency"] == "declared", said
+    # real/batch1/b_lmdeploy_dsv3_zh.md ('max bsz' per row), real/batch9/s_emergingai_llmperf_readme.md l.29 (Poisson, no rate)
+    for said in ("| model | max bsz | tok/s |\n|---|---|---|\n| DeepSeek-V3 | 1024 | 2100 |\n",
+                 "Request Injection: Poisson Distribution. Output throughput 2100 tok/s.\n"):
+        assert items(f"# Results\n\nDeepSeek-V3 on 8x H200 with vLLM 0.6.3.\n\n{said}")["concurrency"] == "partial", said
