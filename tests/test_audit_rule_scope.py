@@ -400,3 +400,13 @@ def test_a_comparison_with_no_engine_named_has_no_stated_shared_setup():
     # the same with the one engine both sides ran on named: a setting varied inside one stack
     named = text.replace("with one A100", "with one A100, both sides on vLLM 0.6.3")
     assert rule(named, "stack_comparison").status == "ok"
+
+
+def test_kv_pools_and_context_windows_in_more_words_are_capacity_figures_kept_apart_from_the_load():
+    # real/batch9/t_doks_eagle3_vllm_bench.md l.9, real/batch8/q_dstack_h100_mi300x.md l.65,
+    # real/batch7/n_deepseek_v2_readme.md l.58, real/batch10/u_asiai_ollama_vs_lmstudio_ja.md l.37, real/batch7/l_litertlm_readme.md l.39
+    for said in ("KV pool sizes were 53.15 GiB and 50.09 GiB.", "MI300X has 51% more memory for the KV cache.",
+                 "MLA reduces the KV cache by 93.3%.", "フルコンテキストウィンドウ（262Kトークン）用にKVキャッシュを事前割り当てします。",
+                 "Context size 4096."):
+        text = f"# Results\n\nTTFT p50 was 412 ms at 8 concurrent requests of 1,024 prompt tokens. {said}\n"
+        assert rule(text, "capacity_vs_workload").status == "ok", said

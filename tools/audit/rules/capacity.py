@@ -29,7 +29,13 @@ def capacity_vs_workload(ctx) -> TextFinding:
                 r"supports?\s+(?:a\s+)?(?:context|sequence)\s+(?:length|window|size)s?\s+of\s+(?:up\s+to\s+)?\d|can\s+accommodate\s+(?:up\s+to\s+)?\d|"
                 r"\d[\d,.]*\s*[kM]?\s+usable\s+(?:KV\s+)?tokens|KV\s+(?:cache\s+)?(?:pool|capacity)\s+(?:size\s+)?(?:of|is|=|:)\s*\d|"
                 r"最大(?:长度|上下文长度|序列长度)\s*(?:为|是|:|：)?\s*\d|最大\s*\d[\d,.]*\s*[kK]?\s*(?:の)?(?:シーケンス長|トークン|コンテキスト)[^。\n]{0,12}?サポート|"
-                r"最大で\s*\d[\d,.]*\s*[kK]?\s*(?:トークン|tokens?)\s*まで")
+                r"最大で\s*\d[\d,.]*\s*[kK]?\s*(?:トークン|tokens?)\s*まで|"
+                # a KV pool or its memory, a context window in parentheses, a KV reduction ("KV pool sizes 53.15 GiB",
+                # "KV capacities 68,000 tokens", "51% more memory for the KV cache", "reduces the KV cache by 93.3%",
+                # "フルコンテキストウィンドウ（262Kトークン）", "Context size 4096": batches 7-10)
+                r"KV\s+(?:cache\s+)?pool\s+sizes?\b[^.\n]{0,20}\d|KV\s+(?:cache\s+)?capacit(?:y|ies)\b[^.\n]{0,20}\d|"
+                r"(?:more|less)\s+memory\s+for\s+(?:the\s+)?KV\s+cache|reduc\w*\s+(?:the\s+)?KV[- ]cache\s+(?:\w+\s+)?by\s+\d|"
+                r"context\s+window\s*[（(]\s*\d|コンテキストウィンドウ\s*[（(]\s*\d|\bcontext\s+size\s*(?:of\s+|[=:|]\s*)?\d")
     prose = ("paragraph", "list_item", "heading", "quote")
     misread = icase(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
                     r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
