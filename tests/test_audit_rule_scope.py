@@ -410,3 +410,14 @@ def test_kv_pools_and_context_windows_in_more_words_are_capacity_figures_kept_ap
                  "Context size 4096."):
         text = f"# Results\n\nTTFT p50 was 412 ms at 8 concurrent requests of 1,024 prompt tokens. {said}\n"
         assert rule(text, "capacity_vs_workload").status == "ok", said
+
+
+def test_tools_and_timers_that_time_their_own_runs_fix_the_observation_point():
+    # real/batch6/i_llamacpp_pr5322.md l.14, real/batch8/q_selfllm_gptoss_evalscope_zh.md l.58, real/batch10/u_asiai_turboquant.md
+    # l.22, real/batch9/t_kvcached_offload_vs_kvcached.md l.26, real/batch10/v_torchair_llama_zh.md l.93, real/batch8/p_duoattention_readme.md l.190
+    for said in ("```\nllama_print_timings: eval time = 912.00 ms / 31 runs (29.4 ms per token)\n```\n",
+                 "Measured with `evalscope perf` against the server.\n", "These are real benchmarks measured with asiai 1.4.0.\n",
+                 "TTFT = time to first SSE chunk.\n", "```python\ntorch.npu.synchronize()\nstart = time.time()\n```\n",
+                 "Run `bash scripts/run_efficiency.sh` to reproduce.\n"):
+        text = "# Results\n\nLlama-2-7B on 1x A100, one request at a time: TTFT 41 ms, TPOT 29 ms.\n\n" + said
+        assert rule(text, "observation_point").status == "ok", said
