@@ -421,3 +421,13 @@ def test_tools_and_timers_that_time_their_own_runs_fix_the_observation_point():
                  "Run `bash scripts/run_efficiency.sh` to reproduce.\n"):
         text = "# Results\n\nLlama-2-7B on 1x A100, one request at a time: TTFT 41 ms, TPOT 29 ms.\n\n" + said
         assert rule(text, "observation_point").status == "ok", said
+
+
+def test_steady_decode_reads_the_requested_length_as_the_output_length_item_does():
+    # real/batch7/n_ninehills_bench_readme.md l.66: 'Max Tokens: 200' backs the TPS@1 decode figure
+    text = "# Bench\n\nLlama-2-7B on 1x A100, batch size 1: TPS@1 41 tok/s decode. Max Tokens: 200.\n"
+    assert rule(text, "steady_decode").status == "ok"
+    # a short cap beside a longer one: which one the decode runs used is not said
+    text = "# Bench\n\nTPOT 12 ms over the runs, which set max_tokens=256 for chat and max_tokens=16 for the short-answer set.\n"
+    finding = rule(text, "steady_decode")
+    assert (finding.status, finding.reason) == ("unclear", "ambiguous") and "256" in finding.why

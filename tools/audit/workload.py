@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from .reading.cells import cell_hits, label, phrases, vague_phrases
-from .reading.lexicon import EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, IS, icase
+from .reading.lexicon import (EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, OUTPUT_LEN_CAP, OUTPUT_LEN_FIXED,
+                               OUTPUT_LEN_IS, icase)
 from .reading.vocabulary import vague
 from .findings import TextFinding, cite, run_setting, status_of
 from .reading.vocabulary import patterns
@@ -133,10 +134,7 @@ _PUBLIC_DATASET = icase(r"(?<![A-Za-z-])(?:" + patterns("public_datasets", "patt
 
 
 def output_length_requested(ctx) -> TextFinding:
-    # "max_tokens=64", "Max Tokens: 200", "Set max_tokens to 10", "max_out_len = 4000", "max_new_tokens是1024"
-    flags = icase(r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|max_tokens|max_new_tokens|max-tokens|"
-                  r"max-new-tokens|--max-tokens|output_len|random_output_len|num_predict|max_out(?:put)?_len|max\s+(?:new\s+|output\s+)?tokens)"
-                  r"(?:" + IS + r"|\s+to\s+|\s*(?:是|为|设为|设置为)\s*)\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
+    flags = icase(r"(?:" + OUTPUT_LEN_FIXED + "|" + OUTPUT_LEN_CAP + r")" + OUTPUT_LEN_IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
                   r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL)
     spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "requested"]
     capped = icase(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"

@@ -39,6 +39,14 @@ NUM = r"\d[\d,]*(?:\.\d+)?"
 IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?\s*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?\s*(?:out|output|OSL)\b"  # "1k in / 1k out"
 IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"
 IN_OUT_LABEL = r"\b(?:input|prompt|ISL)\s*/\s*(?:output|OSL)(?:\s+(?:tokens|lengths?))?\s*[:=]\s*\d[\d,.]*\s*k?\s*/\s*\d"  # "Input / output: 1,000 / 1,000"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
+# The requested output length, as commands and prose set it: a length the benchmark fixes ("--random-output-len 128")
+# or a cap the request sets ("max_tokens=64", "Max Tokens: 200", "Set max_tokens to 10", "max_out_len = 4000",
+# "max_new_tokens是1024"), then the words between the setting and its value. Read by output_length_requested and
+# steady_decode alike.
+OUTPUT_LEN_FIXED = r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|random_output_len|output_len)"
+OUTPUT_LEN_CAP = (r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict|max_out(?:put)?_len|"
+                  r"max\s+(?:new\s+|output\s+)?tokens)")
+OUTPUT_LEN_IS = r"(?:" + IS + r"|\s+to\s+|\s*(?:是|为|设为|设置为)\s*)"
 DIGIT = re.compile(r"\d")
 TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tensor[- ]parallel(?:ism)?(?:\s+size)?(?:\s+of)?)[\s=]*(\d+)|"
                    r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)

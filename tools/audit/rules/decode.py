@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, IS, icase
+from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, OUTPUT_LEN_CAP, OUTPUT_LEN_FIXED, OUTPUT_LEN_IS, icase
 from ..reading.mentions import ratio_claims, decode_rates, figures
 from ..findings import TextFinding, said
 from ..workload import request_number, token_spans
@@ -24,8 +24,7 @@ def steady_decode(ctx) -> TextFinding:
     if not rates:
         return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
     spans = [s for s in token_spans(ctx) if s["kind"] == "output"]
-    flag = icase(r"(?:--random-output-len|--output-len|--osl|random_output_len|output_len)\s*[=: ]\s*(\d+)|\btg(\d{2,})\b|"
-                 r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict)" + IS + r"(\d+)")
+    flag = icase(OUTPUT_LEN_FIXED + OUTPUT_LEN_IS + r"(\d+)|\btg(\d{2,})\b|" + OUTPUT_LEN_CAP + OUTPUT_LEN_IS + r"(\d+)")
     fixed, caps, done = [], [], []
     requests = request_number(ctx)
     for s in spans:
@@ -61,11 +60,7 @@ def steady_decode(ctx) -> TextFinding:
         # beside a demo's "--max_output_len=8") leaves open which runs the decode figure came from
         longer = [x for x in caps + stated if x[0] > 32 and x not in apart]
         if high[0] <= 32 and longer:
-            return TextFinding("steady_decode", "unclear",
-                               f"the decode-rate figure {said(ctx, rates[0])} may rest on {int(low[0])}-token outputs (line "
-                               f"{ctx.d.ev(*_at(low[1]))[0]}), but line {ctx.d.ev(*_at(longer[0][1]))[0]} states {int(longer[0][0])} "
-                               "tokens: which length the figure's runs used is not said", ctx.d.evidence([low[1], longer[0][1]] + rates[:1]),
-                               reason="ambiguous")
+            return _which_length(ctx, rates, low, longer[0])
         if high[0] <= 32:
             return TextFinding("steady_decode", "violation",
                                f"the decode-rate figure {said(ctx, rates[0])} rests on {int(low[0])}-token outputs (line "
@@ -83,6 +78,13 @@ def steady_decode(ctx) -> TextFinding:
                            f"{int(low[0])} tokens (line {ctx.d.ev(*_at(low[1]))[0]}): too few intervals for steady decode",
                            ctx.d.evidence([low[1]] + rates[:1]))
     requested = stated + caps
+    short = [x for x in requested if x[0] <= 32]
+    longer = [x for x in requested if x[0] > 32]
+    if short and longer:
+        # a short cap beside a longer one (a demo's '--max_output_len=8' and the benchmark's 'max_new_tokens=100'):
+        # which one the figure's runs used is not said
+        low = min(short, key=lambda x: x[0])
+        return _which_length(ctx, rates, low, longer[0])
     if requested and min(v for v, _ in requested) >= 64:
         # LABELLING.md: a requested output length of 64 or more counts as the stated output, unless completed
         # lengths are reported shorter (none are here)
@@ -106,6 +108,16 @@ def steady_decode(ctx) -> TextFinding:
 _FIRST_TOKEN = re.compile(r"\bTTFT\b|time\s+to\s+first\s+token|first[- ]token\s+latency|\bprefill\b|首(?:字|token)", re.I)
 _DECODE = re.compile(r"\bdecod\w*|\bTPOT\b|\bITL\b|inter[- ]token|per[- ]output[- ]token|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|"
                      r"ms\s*/\s*tok|解码", re.I)
+
+
+def _which_length(ctx, rates, low, longer) -> TextFinding:
+    """Unclear (ambiguous): a short length and a longer one are both stated, and the text does not say which runs the
+    decode-rate figure came from."""
+    return TextFinding("steady_decode", "unclear",
+                       f"the decode-rate figure {said(ctx, rates[0])} may rest on {int(low[0])}-token outputs (line "
+                       f"{ctx.d.ev(*_at(low[1]))[0]}), but line {ctx.d.ev(*_at(longer[1]))[0]} states {int(longer[0])} "
+                       "tokens: which length the figure's runs used is not said", ctx.d.evidence([low[1], longer[1]] + rates[:1]),
+                       reason="ambiguous")
 
 
 def _not_decode_length(ctx, value: float, hit) -> bool:
