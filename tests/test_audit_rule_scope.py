@@ -431,3 +431,15 @@ def test_steady_decode_reads_the_requested_length_as_the_output_length_item_does
     text = "# Bench\n\nTPOT 12 ms over the runs, which set max_tokens=256 for chat and max_tokens=16 for the short-answer set.\n"
     finding = rule(text, "steady_decode")
     assert (finding.status, finding.reason) == ("unclear", "ambiguous") and "256" in finding.why
+
+
+def test_a_per_token_figure_defined_in_other_words_or_printed_by_its_tool_has_its_definition():
+    # real/batch10/u_ngkore_vllm_bench.md l.23, real/batch2/c_nanoflow_readme.md l.59, real/batch6/i_webllm_issue773.md l.45,
+    # real/batch3/e_tinychat_readme.md l.77, real/batch6/i_llamacpp_pr5322.md l.17
+    for said in ("TPOT is the average time to generate each subsequent token.",
+                 "Normalized latency is the end-to-end request latency divided by number of output tokens.",
+                 "Tokens/sec measured during steady-state generation.",
+                 "We report the per-token generation latency for the decoding stage.",
+                 "\n```\nllama_print_timings: eval time = 1670,33 ms / 23 runs (72,62 ms per token)\n```\n"):
+        text = f"# Results\n\nLlama-2-7B on 1x A100, one request at a time: TPOT 29 ms, 34 tok/s decode. {said}\n"
+        assert rule(text, "tpot_definition").status == "ok", said

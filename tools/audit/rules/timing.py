@@ -87,7 +87,12 @@ def tpot_definition(ctx) -> TextFinding:
                            "tokens (first included) without saying so", ctx.d.evidence([b]))
     good = icase(r"(?:E2E\w*|end[- ]to[- ]end(?:\s+latency)?|latency)\s*[-−–]\s*TTFT\s*\)?\s*/|first\s+token\s+(?:is\s+|was\s+)?(?:excluded|included)|"
                  r"(?:excluding|excl\.?|including|incl\.?)\s+(?:the\s+)?(?:1st|first)\s+token|\b[Nn]\s*[-−]\s*1\b|tokens?\s*[-−]\s*1\b|"
-                 r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is")
+                 r"denominator|vLLM'?s\s+(?:definition|TPOT)|TPOT\s+here\s+is|"
+                 # the first token left out or the divisor named in other words ("each subsequent token", "divided by number
+                 # of output tokens", "during steady-state generation", "for the decoding stage": batches 2-10)
+                 r"\beach\s+subsequent\s+token|\bafter\s+the\s+first\s+(?:token|step)|"
+                 r"divided\s+by\s+(?:the\s+)?(?:number\s+of\s+)?(?:output|generated)\s+tokens|"
+                 r"(?:during|in)\s+steady[- ]state\s+(?:generation|decod\w+)|for\s+the\s+decod(?:e|ing)\s+stage")
     # the measuring tools whose TPOT (or per-token latency) definition is fixed by their own code
     g = ctx.d.first(good) or ctx.d.first(_DEFINING_TOOLS)
     if g:
@@ -100,7 +105,9 @@ def tpot_definition(ctx) -> TextFinding:
 # the measuring tools whose per-token latency (or decode rate) definition is fixed by their own code
 _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang\.bench_serving|bench_serving|"
                         r"inference-perf|guidellm|mlx_lm\.generate|litgpt\s+generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
-                        r"token_benchmark_ray|optimum-benchmark|\baisbench\b|\btg\d{2,}\b")
+                        r"token_benchmark_ray|optimum-benchmark|\baisbench\b|\btg\d{2,}\b|"
+                        # printouts and clients whose per-token figure is their own computation (batches 6-10)
+                        r"llama_print_timings|llama_perf_context_print|\bevalscope\s+perf\b|\bvllm-benchmark\b|benchmark_genai|\basiai\b")
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
 
 
