@@ -443,3 +443,10 @@ def test_a_per_token_figure_defined_in_other_words_or_printed_by_its_tool_has_it
                  "\n```\nllama_print_timings: eval time = 1670,33 ms / 23 runs (72,62 ms per token)\n```\n"):
         text = f"# Results\n\nLlama-2-7B on 1x A100, one request at a time: TPOT 29 ms, 34 tok/s decode. {said}\n"
         assert rule(text, "tpot_definition").status == "ok", said
+
+
+def test_token_rates_written_with_hyphens_or_in_japanese_are_rate_figures():
+    # real/batch9/s_orion_readme_ja.md l.215 ('推論速度（トークン/秒）'), real/batch2/d_awsome_nim_results.md ('Token-per-second')
+    for unit in ("推論速度（トークン/秒）", "Token-per-second"):
+        text = f"# Results\n\n| model | {unit} |\n|---|---|\n| Orion-14B on 1x A100, 8 users | 31 |\n"
+        assert rule(text, "throughput_basis").status != "not_applicable", unit

@@ -61,7 +61,7 @@ TPOT_KW = icase(r"\bTPOT\b|time[- ]per[- ]ou?t?p?ut[- ]token|time[_ ]per[_ ]toke
                 r"\bITL\b|inter[- ]token\s+latency|per[- ]token[- ](?:generation\s+|decod(?:e|ing)\s+)?latency|"
                 r"latency\s+per\s+(?:output\s+|generated\s+)?token|"
                 r"normali[sz]ed\s+latency|\btoken\s+latency|[单每]\s*(?:个\s*)?token\s*(?:耗时|延迟|时延)")
-RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?\s+per\s+second|\bt/s\b|\btps\b)"
+RATE_UNIT = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens?[\s-]+per[\s-]+second|\bt/s\b|\btps\b|(?:tok(?:en)?s?|トークン)\s*/\s*秒)"
 RATE_FIG = icase(NUM + r"\s*(?:k\s*)?(?:(?:output|input|total|generated|prompt|completion|decode|prefill)\s+)?" + RATE_UNIT + r"|" + RATE_UNIT)
 REQ_RATE_FIG = icase(r"req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second|\bQPS\b|\bRPS\b")
 GOODPUT = icase(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:the\s+|our\s+)?SLOs?")
