@@ -450,3 +450,15 @@ def test_token_rates_written_with_hyphens_or_in_japanese_are_rate_figures():
     for unit in ("推論速度（トークン/秒）", "Token-per-second"):
         text = f"# Results\n\n| model | {unit} |\n|---|---|\n| Orion-14B on 1x A100, 8 users | 31 |\n"
         assert rule(text, "throughput_basis").status != "not_applicable", unit
+
+
+def test_reuse_is_plausible_in_multi_turn_workloads_and_labelled_when_prompts_avoid_the_cache():
+    # real/batch9/t_doks_eagle3_vllm_bench.md l.154, real/batch7/l_jetson_genai_benchmarking.md l.132
+    for said in ("The dataset is custom multi-turn conversations.", "A warm-up run is made to populate vLLM's internal caches."):
+        text = f"# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: TTFT p50 41 ms. {said}\n"
+        finding = rule(text, "cache_hit_labeling")
+        assert (finding.status, finding.reason) == ("unclear", "not_stated"), said
+    # real/batch7/n_ninehills_bench_readme.md l.65: the prompts carry random characters to avoid the cache
+    text = "# Results\n\nTTFT p50 41 ms on 1x H100. Prompts carry some random characters to avoid cache.\n"
+    assert rule(text, "cache_hit_labeling").status == "ok"
+    assert rule("# Results\n\nTTFT p50 41 ms on 1x H100.\n", "cache_hit_labeling").status == "not_applicable"

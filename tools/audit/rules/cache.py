@@ -58,6 +58,14 @@ _REUSE_MEASURED = icase(r"\breus(?:e|es|ing)\s+the\s+(?:same\s+(?:context|prefix
 _HISTORY_DRAFTS = icase(r"\bsuffix[- ]decoding\b|\bsuffix[- ]tree\s+(?:speculat|draft)")
 
 
+# prompts made to miss any cache ("some random characters to avoid cache")
+_AVOIDS_CACHE = icase(r"\bto\s+avoid\s+(?:the\s+|any\s+)?(?:prefix\s+|prompt\s+|kv\s+)?cach(?:e|ing|e\s+hits)\b")
+# a workload where earlier prompts come back: multi-turn conversations, a warm-up that fills the engine's caches
+# (batches 7-10: reuse plausible, its state not stated)
+_REUSE_PLAUSIBLE = icase(r"\bmulti[- ]turn\s+(?:conversations?|chats?|sessions?|dialogues?|workloads?|tasks?)\b|"
+                         r"\bpopulate\s+(?:\S+\s+){0,3}?caches\b")
+
+
 def _reuse_without_prefix_cache(ctx) -> TextFinding:
     """No prefix cache is named: reuse can still shape the figures, through a workload built on it or through
     drafts taken from earlier outputs."""
@@ -70,6 +78,14 @@ def _reuse_without_prefix_cache(ctx) -> TextFinding:
         return TextFinding("cache_hit_labeling", "unclear", f"suffix decoding (line {ctx.d.ev(*_at(drafts))[0]}) drafts from repeats in "
                            "earlier prompts and outputs; the state of that history for the reported runs is not stated",
                            ctx.d.evidence([drafts]), reason="not_stated")
+    avoided = ctx.d.first(_AVOIDS_CACHE)
+    if avoided:
+        return TextFinding("cache_hit_labeling", "ok", f"{said(ctx, avoided)} says the prompts were made to miss any cache",
+                           ctx.d.evidence([avoided]))
+    plausible = ctx.d.first(_REUSE_PLAUSIBLE)
+    if plausible:
+        return TextFinding("cache_hit_labeling", "unclear", f"{said(ctx, plausible)} makes reuse of earlier prompts plausible, and "
+                           "nothing says whether the reported figures hit a cache", ctx.d.evidence([plausible]), reason="not_stated")
     return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
 
 
