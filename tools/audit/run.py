@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputFormatError, argument
+from .collector import paused_collection
 from .findings import ITEM_GROUPS
 from .manifest import BenchmarkManifest
 from .models import AuditReport, AuditRequest, Evidence, Inconsistency, ItemFinding, RuleFinding, Setup
@@ -29,6 +30,12 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
     >>> [f.status for f in r.items if f.id in ("model_artifact", "hardware", "request_count")]
     ['partial', 'declared', 'declared']
     """
+    with paused_collection():  # the audit's objects live until it ends: collector passes would free nothing
+        return _audit(request)
+
+
+def _audit(request: AuditRequest) -> AuditReport:
+    """``audit_benchmark``'s work: read the input, pick the reader, judge, report."""
     text, source, suffix = read_source(request)
     # Same line breaks as the markdown parser (\r\n, \r, \n): str.splitlines() also splits on \x0c, \x85, \u2028...
     lines = re.split(r"\r\n|\r|\n", text)
