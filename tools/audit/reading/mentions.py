@@ -58,10 +58,10 @@ def figures(ctx):
     seen = set()
     has = {group: {i for i, _ in hits} for group, hits in figs.items()}
     for claim in ctx.d.claims:
-        key = (claim.block, claim.metric, claim.label)
-        if claim.metric is None or key in seen or not ctx.d.in_view(claim.block, claim.start):
+        column = (claim.block, claim.metric, claim.label)  # (not ``key``: that names this view's cache entry)
+        if claim.metric is None or column in seen or not ctx.d.in_view(claim.block, claim.start):
             continue
-        seen.add(key)
+        seen.add(column)
         name = _SPOT_NAMES.get(claim.metric, claim.label[:40] or claim.metric)
         hit = (claim.block, Spot(claim.start, claim.end, name))
         for group in _GROUPS.get(claim.metric, ()):
