@@ -21,6 +21,7 @@ from .tables import Table, read_tables
 from .vocabulary import GPU
 from .wordindex import WordIndex
 from .masks import blank, mask_block
+from .runs import cut_runs
 from .scope import RUN_SCOPES, classify_blocks, scope_views, sentence_masks
 from .starts import Starts, match_starts, matches
 
@@ -40,11 +41,6 @@ _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]{3,2000})`(?!`)")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)|(?<=[，、])\n")
 _STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
 _PROSE_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;|。！？；]|(?!" + _SOFT_WRAP.pattern + r")\n")
-# Runs longer than this (word characters, digits, punctuation inside tokens, or blanks) are cut with a
-# separator in the scanned copy of a block, so that no pattern can backtrack over a megabyte-long "word"
-# (real tokens, Hub ids and hashes are far shorter). Offsets and line numbers are unchanged.
-_LONG_RUN = re.compile(r"[\d,.]{25,}|[\w.,:/+\-]{81,}|[ \t]{33,}")
-_CUT = "\x7f"
 SENTENCE_REACH = 300
 # A block longer than MAX_SCAN (a megabyte on one line) is read only up to MAX_SCAN characters, and a match
 # ending this close to the cut is dropped: it might have read on past it.
@@ -58,14 +54,6 @@ _JSON_QUOTE = re.compile(r'",?')
 
 def _unquote(text: str) -> str:
     return _JSON_QUOTE.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def _cut_runs(text: str) -> str:
-    def cut(m: re.Match[str]) -> str:
-        run = m.group(0)
-        keep = 32 if run[0] in " \t" else 24 if not run.strip("0123456789,.") else 80
-        return re.sub(r"(.{%d})." % keep, lambda x: x.group(1) + _CUT, run, flags=re.S)
-    return _LONG_RUN.sub(cut, text)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -229,7 +217,7 @@ class Document:
     def __init__(self, writeup: Writeup):
         self.w = writeup
         # Over-long runs are cut first, so that no pattern (scope, sentences, items) can backtrack over them.
-        masked = [_cut_runs(_MARKUP.sub(" ", mask_block(b.text, b.kind))) for b in writeup.blocks]
+        masked = [cut_runs(_MARKUP.sub(" ", mask_block(b.text, b.kind))) for b in writeup.blocks]
         self.scopes = classify_blocks(writeup.blocks, masked, table_figures=any(c.metric for c in self.claims))
         """Scope of each block (reading.scope): only 'run' blocks declare anything."""
         for i, b in enumerate(writeup.blocks):
