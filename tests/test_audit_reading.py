@@ -275,3 +275,18 @@ def test_an_excerpt_is_cut_at_whole_words_and_marked_where_cut():
     whole = doc.excerpt(i, at, at + 1, before=500, after=500, limit=1000)
     assert whole == " ".join(doc.plains[i][a:b].split())  # the whole sentence: nothing cut, nothing marked
     assert doc.excerpt(i, at, at + 1, before=500, after=500, limit=60).endswith("...")  # cut by length: marked
+
+
+def test_the_table_outline_rule_finds_the_tables_the_stock_rule_finds():
+    # reading.blocks keeps only each table's extent; a paragraph's check whether a table starts below it (the
+    # silent call) goes straight to the stock rule. Tables interrupting paragraphs, in lists, in quotes, cut short.
+    from markdown_it import MarkdownIt
+
+    from llm_inference_fundamentals.tools.audit.reading.blocks import _parser
+
+    text = ("Intro line\n| a | b |\n|---|---|\n| 1 | 2 |\nnot a row\n\n- item\n  | x | y |\n  | - | - |\n  | 3 | 4 |\n\n"
+            "> | q | r |\n> |---|---|\n> | 5 | 6 |\n\nText | with | bars\n|---|\n\n| only | header |\n| --- | --- |\n")
+    stock = MarkdownIt("commonmark").enable("table").disable("inline")
+    spans = lambda tokens: [(t.type, t.map) for t in tokens if t.type in ("table_open", "table_close", "paragraph_open")]
+    assert spans(_parser().parse(text)) == spans(stock.parse(text))
+    assert sum(t.type == "table_open" for t in _parser().parse(text)) == 4

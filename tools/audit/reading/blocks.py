@@ -125,6 +125,8 @@ def _table_outline(state: Any, start: int, end: int, silent: bool) -> bool:
     """
     from markdown_it.rules_block.table import table
 
+    if silent:  # asked only whether a table starts here (a paragraph's terminator check): no token is pushed
+        return table(state, start, end, silent)
     push = state.push
 
     def outline_push(ttype: str, tag: str, nesting: int) -> Any:
