@@ -98,6 +98,12 @@ def _lookup(tool: str | None, written: str) -> tuple[str, dict | None]:
 
 
 # ------------------------------------------------------------------ shell words
+# Characters ``_words`` handles one by one; runs of any others are taken whole (``word`` holds pieces, not only
+# single characters: its last piece ends with the word's last character).
+_PLAIN = re.compile(r"[^'\"\\#\n;&| \t\r]+")
+_QUOTED = {"'": re.compile(r"[^']+"), '"': re.compile(r'[^"\\]+')}
+
+
 def _words(text: str, base: int) -> list[list[tuple[str, int]]]:
     """Commands of a shell text as lists of (word, offset); quotes removed, continuations joined."""
     commands: list[list[tuple[str, int]]] = []
@@ -129,7 +135,9 @@ def _words(text: str, base: int) -> list[list[tuple[str, int]]]:
                 word.append(text[k + 1])
                 k += 1
             else:
-                word.append(c)
+                run = _QUOTED[quote].match(text, k)  # the quoted characters up to the next quote or backslash, at once
+                word.append(run.group() if run else c)
+                k = run.end() - 1 if run else k
             k += 1
             continue
         if c == "\\" and k + 1 < n and text[k + 1] in "\r\n":  # line continuation
@@ -145,7 +153,7 @@ def _words(text: str, base: int) -> list[list[tuple[str, int]]]:
             nl = text.find("\n", k)
             k = n if nl < 0 else nl
             continue
-        if c == "\n" or c == ";" or (c in "&|" and not (start >= 0 and word and word[-1] == "=")):
+        if c == "\n" or c == ";" or (c in "&|" and not (start >= 0 and word and word[-1].endswith("="))):
             if c in "&|" and k + 1 < n and text[k + 1] == c:
                 k += 1
             end_command()
@@ -167,8 +175,9 @@ def _words(text: str, base: int) -> list[list[tuple[str, int]]]:
             continue
         if start < 0:
             start = k
-        word.append(c)
-        k += 1
+        run = _PLAIN.match(text, k)  # the word's ordinary characters up to the next one the loop must look at, at once
+        word.append(run.group() if run else c)  # ('#', '&' and '|' are ordinary here, one at a time)
+        k = run.end() if run else k + 1
     end_command()
     return commands
 
@@ -183,6 +192,12 @@ def _entries() -> list[tuple[tuple[str, ...], str]]:
     return sorted(out, key=lambda e: -len(e[0]))
 
 
+@functools.cache
+def _first_words() -> frozenset[str]:
+    """The words a command table entry can start with (an entry written './tool' also as 'tool')."""
+    return frozenset(w for entry, _ in _entries() for w in (entry[0], entry[0][2:] if entry[0].startswith("./") else entry[0]))
+
+
 def _is_python(word: str) -> bool:
     return bool(re.fullmatch(r"(?:\S*/)?python(?:3(?:\.\d+)?)?", word))
 
@@ -194,6 +209,8 @@ def _match_entry(words: list[str]) -> tuple[str | None, int]:
     first = words[0].rsplit("/", 1)[-1] if words[0].startswith((".", "/")) else words[0]
     norm = [first] + words[1:]
     python = _is_python(norm[0])  # once per command, not once per python entry of the table
+    if not python and norm[0] not in _first_words():
+        return None, 0  # no entry can match: most lines of a code block are no tool's command
     for entry, tool in _entries():
         if entry[0] == "python":
             if not python:
