@@ -290,3 +290,14 @@ def test_the_table_outline_rule_finds_the_tables_the_stock_rule_finds():
     spans = lambda tokens: [(t.type, t.map) for t in tokens if t.type in ("table_open", "table_close", "paragraph_open")]
     assert spans(_parser().parse(text)) == spans(stock.parse(text))
     assert sum(t.type == "table_open" for t in _parser().parse(text)) == 4
+
+
+def test_a_vs_pair_traces_to_the_two_rows_its_figures_name_in_one_column():
+    from llm_inference_fundamentals.tools.audit.reading.tables import read_tables
+    from llm_inference_fundamentals.tools.audit.rules.trace import _numeric_columns, _vs_rows
+
+    w = parse_writeup("| engine | tok/s | ms |\n|---|---|---|\n| A | 1,200 | 30 |\n| B | 800 | 30 |\n")
+    numeric = _numeric_columns(read_tables(w.blocks, lines=w.lines))
+    assert _vs_rows(numeric, "1,200", "800")[1:] == ("a", "b")
+    assert _vs_rows(numeric, "1200", "30") is None  # 30 names two rows of its column: no pair
+    assert _vs_rows(numeric, "30", "800") is None   # 30 is in two rows: which one is meant is not said

@@ -187,7 +187,17 @@ def matches(rx: re.Pattern[str], starts: Starts, text: str):
     and that match is the one ``finditer`` makes there.
     """
     rest, cur = starts.rest, 0
-    following = rest.search(text) if rest is not None else None  # least start >= cur of a rest alternative
+    if rest is None:  # every alternative is literal-led: the same loop with no rest match to merge in
+        match = rx.match
+        for lo in range(0, len(text), _CHUNK):
+            for s in _occurrences(text, starts.literals, lo, lo + _CHUNK):
+                if s >= cur:
+                    m = match(text, s)
+                    if m is not None:
+                        yield m
+                        cur = m.end()
+        return
+    following = rest.search(text)  # least start >= cur of a rest alternative
     for lo in range(0, len(text), _CHUNK):
         hi = lo + _CHUNK
         found = _occurrences(text, starts.literals, lo, hi)

@@ -143,8 +143,10 @@ def _vs_rows(numeric, a: str, b: str):
     for t, cols in numeric:
         for col in cols:
             ra = _rows_near(col, a)
+            if len(ra) != 1:
+                continue  # (b's rows are looked up only in a column where a names one row)
             rb = _rows_near(col, b)
-            if len(ra) == 1 and len(rb) == 1 and ra != rb:
+            if len(rb) == 1 and ra != rb:
                 return t, _norm(t.rows[ra[0]][0].text), _norm(t.rows[rb[0]][0].text)
     return None
 
