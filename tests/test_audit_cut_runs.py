@@ -1,11 +1,13 @@
-"""Over-long runs are cut in the scanned copy of a block exactly as the run pattern cuts them, whether or
-not the quick check in front of it (reading.runs._may_hold_long_run) lets the pattern run at all."""
+"""Over-long runs are cut in the scanned copy of a block (reading.runs) and over-long tokens shortened in the
+input (reading.masks.shorten_runs) exactly as their patterns do, whether or not the quick check in front of each
+lets the pattern run at all."""
 
 import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llm_inference_fundamentals.tools.audit.reading.masks import _LONG_TOKEN, shorten_runs
 from llm_inference_fundamentals.tools.audit.reading.runs import CUT, LONG_RUN, _may_hold_long_run, cut_runs
 
 
@@ -50,3 +52,29 @@ def test_the_quick_check_never_skips_a_text_the_pattern_would_cut(pieces):
     assert cut_runs(text) == _cut_everywhere(text)
     if LONG_RUN.search(text):
         assert _may_hold_long_run(text)
+
+
+def _shorten_everywhere(text: str) -> str:
+    """shorten_runs without its quick check: the long-token pattern tried at every position."""
+    return text if len(text) < 300 else _LONG_TOKEN.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def test_a_write_up_of_ordinary_words_is_not_shortened():
+    text = "We ran vLLM on 8x H100.\n" * 50
+    assert shorten_runs(text) == text
+
+
+def test_a_megabyte_word_and_a_long_blank_run_are_shortened_as_the_pattern_shortens_them():
+    for text in ("x" * 5000 + " tail", "a" + " " * 900 + "b" + "\t" * 250 + "c", "1" * 299 + " " + "2" * 301):
+        assert shorten_runs(text) == _shorten_everywhere(text)
+    assert len(shorten_runs("x" * 5000)) == 300
+
+
+_LONG_PIECES = st.lists(st.tuples(st.sampled_from(list("ab1. \t\n\xa0\u3000比")), st.integers(1, 400)), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_LONG_PIECES)
+def test_the_quick_check_never_skips_a_text_shorten_runs_would_cut(pieces):
+    text = "".join(ch * n for ch, n in pieces)
+    assert shorten_runs(text) == _shorten_everywhere(text)
