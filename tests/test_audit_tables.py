@@ -132,6 +132,18 @@ def test_labelled_cells_reads_columns_rows_and_the_statistic_across():
     assert not list(labelled_cells(t, label("prompt_length")))
 
 
+def test_tables_read_with_one_label_share_what_it_matched_and_find_the_same_cells():
+    text = ("| Metric | Mean | P99 |\n|---|---|---|\n| TTFT (ms) | 120 | 300 |\n| Output tokens | 128 | 128 |\n\n"
+            "| Metric | Mean | P99 |\n|---|---|---|\n| Output tokens | 256 | 256 |\n| Concurrency | 8 | 8 |\n")
+    found = lambda t, **kw: [(r, c, cell.text, name, other) for r, c, cell, name, other in
+                             labelled_cells(t, label("output_length_requested"), **kw)]
+    seen: dict[str, bool] = {}
+    shared = [found(t, seen=seen) for t in tables(text)]
+    assert shared == [found(t) for t in tables(text)]
+    assert [cells[0][2] for cells in shared] == ["128", "256"]
+    assert seen["Output tokens "] is True and seen["Metric "] is False  # each label text searched once for both tables
+
+
 @pytest.mark.parametrize("header,item,reads", [
     ("Input Length", "prompt_length", True),
     ("input tokens/s", "prompt_length", False),  # a throughput, not a length

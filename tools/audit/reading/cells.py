@@ -69,8 +69,9 @@ def cell_hits(ctx, label: re.Pattern[str], *, value: re.Pattern[str] | None = No
     other label matches it too (the statistic above a row of lengths). The span quotes the label
     ("Concurrency: 64"), so the evidence says what the figure is."""
     out = []
+    seen: dict[str, bool] = {}  # whether ``label`` matches a header or row label text, shared by all tables
     for t in tables(ctx, scope=scope):
-        for _, _, cell, name, other in labelled_cells(t, label, value=value, rows_too=rows_too):
+        for _, _, cell, name, other in labelled_cells(t, label, value=value, rows_too=rows_too, seen=seen):
             if cross is None or cross.search(other):
                 out.append((t.block, Spot(cell.start, cell.end, f"{name}: {cell.text}")))
     return out

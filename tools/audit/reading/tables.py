@@ -195,24 +195,36 @@ def cell_meaning(table: Table, row: int, col: int) -> tuple[str, str, str]:
     return column, row_text, (table.caption + " " + table.heading).strip()
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def labelled_cells(table: Table, label: re.Pattern[str], *, value: re.Pattern[str] | None = None,
-                   rows_too: bool = True) -> Iterator[tuple[int, int, Cell, str, str]]:
+                   rows_too: bool = True, seen: dict[str, bool] | None = None) -> Iterator[tuple[int, int, Cell, str, str]]:
     """(row, column, cell, label, cross label) of each body cell whose column header matches ``label``,
     or, with ``rows_too``, whose row label (first cell) does (a key/value or transposed table); the cross
     label is the other one (the row label of a column match, the header of a row match: "avg" above
     "Output Sequence Length" makes a mean). Only cells whose text matches ``value`` (default: any digit)
-    are given; an empty cell states nothing."""
-    value = value or re.compile(r"\d")
-    cols = [c for c, h in enumerate(table.header) if h.text and label.search(h.text + " " + _gloss(table, h.text))]
+    are given; an empty cell states nothing. ``seen`` keeps whether ``label`` matches a header or row label
+    already read (a caller reading many tables with one label passes one dict: "Mean", "P99", "TTFT (ms)" recur)."""
+    value = value or _DIGIT
+    seen = {} if seen is None else seen
+
+    def labelled(text: str) -> bool:
+        found = seen.get(text)
+        if found is None:
+            found = seen[text] = label.search(text) is not None
+        return found
+
+    cols = [c for c, h in enumerate(table.header) if h.text and labelled(h.text + " " + _gloss(table, h.text))]
     head = [h.text for h in table.header]
     # row labels are read unless the header over them matches too (then the first column is a match already)
-    by_rows = rows_too and not label.search(head[0] if head else "")
+    by_rows = rows_too and not labelled(head[0] if head else "")
     for r, row in enumerate(table.rows):
         name = row[0].text if row else ""
         for c in cols:
             if c < len(row) and row[c].text and value.search(row[c].text):
                 yield r, c, row[c], head[c], name if c else ""
-        if by_rows and name and label.search(name + " " + _gloss(table, name)):
+        if by_rows and name and labelled(name + " " + _gloss(table, name)):
             for c, cell in enumerate(row[1:], 1):
                 if c not in cols and cell.text and value.search(cell.text):
                     yield r, c, cell, name, head[c] if c < len(head) else ""
