@@ -342,10 +342,11 @@ def hardware(ctx) -> TextFinding:
             return bool(_GPU_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or _GPU_AFTER.match(text, m.end()))
         return True
 
-    partial = skus + [(i, m) for i, m in ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
-                      if not glued(ctx.d.plains[i], m.start(), m.end()) and machine(i, m)]
+    # (the vaguer statements are looked up here, and read only when nothing declares the hardware: status_of
+    # reads them only then)
+    words = ctx.d.hits(icase(r"\bGPUs?\b|accelerators?|\bhardware\b|cloud\s+instance"))
     # A GPU count without the accelerator model ('1GPU, Llama 7B', '2 节点, TP16'): LABELLING.md '8 GPUs' is partial.
-    partial += list(ctx.d.hits(icase(r"(?<![\w.])\d+\s*GPUs?\b"))) + list(ctx.d.hits(TP_RX))
+    bare_counts, degrees = ctx.d.hits(icase(r"(?<![\w.])\d+\s*GPUs?\b")), ctx.d.hits(TP_RX)
     if not declared and skus:
         # The accelerator named, and the count given apart in the singular: "the same single-GPU node" (each
         # setup ran on one GPU, whichever model it was).
@@ -357,6 +358,8 @@ def hardware(ctx) -> TextFinding:
         # a desktop card, a laptop chip or a phone named with no count and nothing plural: one device (LABELLING.md,
         # batches 2 and 4: a computer named by model in the singular declares hardware)
         declared = skus[:1]
+    partial = [] if declared else (skus + [(i, m) for i, m in words if not glued(ctx.d.plains[i], m.start(), m.end()) and machine(i, m)]
+                                   + list(bare_counts) + list(degrees))
     finding = status_of(ctx, "hardware", declared, partial, "accelerator SKU and count",
                         "accelerator SKU and count stated", "hardware named without SKU or count")
     conflict = gpu_conflict(ctx)
