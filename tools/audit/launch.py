@@ -36,41 +36,9 @@ def launch_command(ctx) -> TextFinding:
     entry = icase(r"(?m)^\s*(?:[$>#]\s*)?(?:python3?|torchrun|accelerate\s+launch|deepspeed)\s+(?:-m\s+)?(\S+)[^\n]*(?:\\\n[^\n]*)*?"
                   r"--model(?:[-_](?:path|id|name|dir))?[\s=]")
     declared += [(i, m) for i, m in ctx.d.hits(entry, kinds=("code",)) if not re.search(BENCH_TOOLS, m.group(1), re.I)]
-    flag_rx = icase(r"(?<![\w-])--([a-z][\w-]+)")
-    partial = [(i, m) for i, m in ctx.d.hits(flag_rx) if m.group(1).lower() not in CLIENT_FLAGS]
-    partial += list(ctx.d.hits(icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
-                                     r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
-                                     r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
-                                     r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+|=\s*|:\s*)?\d|"
-                                     # threads, offloaded layers and flash attention of a llama.cpp-style run, cores of an
-                                     # accelerator ("4 threads", "| ngl | threads |", "Flash attention enabled", "4 线程")
-                                     r"\b\d+\s+(?:CPU\s+)?threads\b|\bthreads?\s*[=:]\s*\d|\d+\s*线程|"
-                                     r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|n_gpu_layers|threads)\s*\||"
-                                     r"flash[- ]?attention\s+(?:is\s+|was\s+)?(?:enabled|disabled|on|off)\b|"
-                                     r"\bnum(?:ber\s+of)?[\s_-]cores?\s*[=:]?\s*\d|"
-                                     # engine settings in prose: parallelism, replicas, disaggregated workers
-                                     r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
-                                     r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
-                                     # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
-                                     r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
-                                     r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")))
-    # A flag or setting named in a sentence about what the engine can do or how a reader may use it ("支持流水线并行推理",
-    # "如`--dtype int4`", "use `--ori` to ...") is not a setting of the runs (LABELLING.md: feature descriptions declare nothing).
-    partial = [(i, m) for i, m in partial if not _offered(ctx, i, m)]
-    partial += _linked_runners(ctx)
-    # A runner script named in a sentence about the numbers ("collected from demo/simple_text_demo.py", "generated using
-    # latency.py"): its arguments are not in the text (LABELLING.md, batch-1 adjudication: at most partial).
-    partial += [(i, m) for i, m in ctx.d.hits(_SCRIPT, ("paragraph", "list_item", "quote"))
-                if not _ACCURACY.search(ctx.d.sentence(i, m)) and (_SCRIPT_MEASURES.search(ctx.d.sentence(i, m)) or
-                                                                   _TIED.search(ctx.d.sentence(i, m)) and _RUN_WITH.search(ctx.d.plains[i][max(0, m.start() - 40):m.start()]))]
-    # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
-    partial += [(i, m) for i, m in ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b"), kinds=("code",))
-                if not re.search(BENCH_TOOLS, m.group(0), re.I)]
-    # A benchmark runner offered in the usage section of the page that reports the numbers ("Run the benchmark script to
-    # get TTFT": python benchmark.py --flash ...): not tied to the results, so partial at most (LABELLING.md, batch 1).
-    if anchors(ctx):
-        partial += list(ctx.d.hits(icase(r"(?m)^\s*(?:[$>#]\s*)?(?:[A-Z_]+=\S+\s+(?:\\\s*)?)*python3?\s+(?!-m\b)[\w./-]*bench\w*\.py\b"),
-                                   kinds=("code",), scope="any"))
+    # The vaguer statements (engine settings, runner scripts) count only when no command declares the launch
+    # (status_of reads them only then): looked up here, each taking its share of the scan budget, read only if needed.
+    vaguer = _vaguer_lookups(ctx)
     if declared:
         # Declared for every measured setup (LABELLING.md "Several setups"): each engine whose results are
         # reported needs its command, and every reported result a command in reach (its section, a setup or
@@ -86,8 +54,58 @@ def launch_command(ctx) -> TextFinding:
                                f"launch command ({cite(ctx, declared, 1)}) not tied to every reported result: "
                                f"{quote_anchor(ctx, left[0])} has none in its section or a setup section",
                                ctx.d.evidence(declared[:2]) + [ctx.d.ev(left[0].block, left[0].start)])
-    return status_of(ctx, "launch_command", declared, partial, "server launch command",
+    return status_of(ctx, "launch_command", declared, [] if declared else _vaguer(ctx, *vaguer), "server launch command",
                      "launch command given", "engine settings mentioned but no complete launch command")
+
+
+_FLAG = icase(r"(?<![\w-])--([a-z][\w-]+)")
+_SETTINGS = icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtllm-serve\b|\bvllm\s+serve\b|"
+                  r"max(?:imum)?\s+batch(?:\s+size)?\s+\d|max(?:imum)?\s+context|gpu[- ]memory[- ]utili[sz]ation|"
+                  r"max[-_ ]num[-_ ]seqs|chunked[- ]prefill\s+(?:on|off|enabled|disabled)|"
+                  r"\bTP\s*=?\s*\d+\b|tensor[- ]parallel(?:ism|\s+size)?\s*(?:of\s+|=\s*|:\s*)?\d|"
+                  # threads, offloaded layers and flash attention of a llama.cpp-style run, cores of an
+                  # accelerator ("4 threads", "| ngl | threads |", "Flash attention enabled", "4 线程")
+                  r"\b\d+\s+(?:CPU\s+)?threads\b|\bthreads?\s*[=:]\s*\d|\d+\s*线程|"
+                  r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|n_gpu_layers|threads)\s*\||"
+                  r"flash[- ]?attention\s+(?:is\s+|was\s+)?(?:enabled|disabled|on|off)\b|"
+                  r"\bnum(?:ber\s+of)?[\s_-]cores?\s*[=:]?\s*\d|"
+                  # engine settings in prose: parallelism, replicas, disaggregated workers
+                  r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
+                  r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
+                  # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
+                  r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
+                  r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")
+_PYTHON_SCRIPT = icase(r"(?m)^\s*(?:[$>#]\s*)?python3?\s+(?!-m\b)[\w./-]+\.py\b")
+_BENCH_SCRIPT = icase(r"(?m)^\s*(?:[$>#]\s*)?(?:[A-Z_]+=\S+\s+(?:\\\s*)?)*python3?\s+(?!-m\b)[\w./-]*bench\w*\.py\b")
+
+
+def _vaguer_lookups(ctx) -> tuple:
+    """The look-ups ``_vaguer`` reads, made now (the scan budget is shared in the order patterns are looked up) and
+    read later, only if nothing declares the launch."""
+    return (ctx.d.hits(_FLAG), ctx.d.hits(_SETTINGS), ctx.d.hits(_SCRIPT, ("paragraph", "list_item", "quote")),
+            ctx.d.hits(_PYTHON_SCRIPT, kinds=("code",)),
+            ctx.d.hits(_BENCH_SCRIPT, kinds=("code",), scope="any") if anchors(ctx) else iter(()))
+
+
+def _vaguer(ctx, flags, settings, scripts, runs, bench_runs) -> list:
+    """Engine settings and runner scripts that make the launch command partial when no command declares it."""
+    partial = [(i, m) for i, m in flags if m.group(1).lower() not in CLIENT_FLAGS]
+    partial += list(settings)
+    # A flag or setting named in a sentence about what the engine can do or how a reader may use it ("支持流水线并行推理",
+    # "如`--dtype int4`", "use `--ori` to ...") is not a setting of the runs (LABELLING.md: feature descriptions declare nothing).
+    partial = [(i, m) for i, m in partial if not _offered(ctx, i, m)]
+    partial += _linked_runners(ctx)
+    # A runner script named in a sentence about the numbers ("collected from demo/simple_text_demo.py", "generated using
+    # latency.py"): its arguments are not in the text (LABELLING.md, batch-1 adjudication: at most partial).
+    partial += [(i, m) for i, m in scripts
+                if not _ACCURACY.search(ctx.d.sentence(i, m)) and (_SCRIPT_MEASURES.search(ctx.d.sentence(i, m)) or
+                                                                   _TIED.search(ctx.d.sentence(i, m)) and _RUN_WITH.search(ctx.d.plains[i][max(0, m.start() - 40):m.start()]))]
+    # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
+    partial += [(i, m) for i, m in runs if not re.search(BENCH_TOOLS, m.group(0), re.I)]
+    # A benchmark runner offered in the usage section of the page that reports the numbers ("Run the benchmark script to
+    # get TTFT": python benchmark.py --flash ...): not tied to the results, so partial at most (LABELLING.md, batch 1).
+    partial += list(bench_runs)
+    return partial
 
 
 _EXAMPLE = re.compile(r"(?i)\be\.g\.|\bfor\s+example\b|\bsuch\s+as\b|例如|比如|如\s*(?:[「“(（]|--)|たとえば|例えば")
