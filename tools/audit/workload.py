@@ -106,16 +106,17 @@ def prompt_length(ctx) -> TextFinding:
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "prompt_tokens") is not None)
     lengths = icase(r"(?:context|prompt|input)\s+(?:lengths?|sizes?)\W{0,4}\d+(?:\.\d+)?\s*k\b")
     declared += [h for h in ctx.d.hits(lengths) if not capacity_sentence(ctx, ctx.d.sentence(*h))]
-    partial = [s["hit"] for s in spans if s["vague"] or s["cap"]]
-    partial += list(ctx.d.hits(icase(r"\bISL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
-    partial += list(ctx.d.hits(icase(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
-                                     r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
-                                     r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
-                                     r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)|"
-                                     # live or internal traffic: the prompts are whatever the users sent (LABELLING.md: partial)
-                                     r"(?:internal\s+)?production\s+(?:environment|traffic|deployment|workload)|live\s+traffic|"
-                                     r"real(?:-world)?\s+(?:user\s+)?traffic|internal\s+(?:traffic|workloads?)")))
-    partial += list(ctx.d.hits(_PUBLIC_DATASET)) + list(ctx.d.hits(vague_phrases("prompt_length")))
+    # The vaguer statements count only when nothing declares the length (status_of reads them only then): looked
+    # up here, each taking its share of the scan budget, read only if needed.
+    vaguer = (ctx.d.hits(icase(r"\bISL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")),
+              ctx.d.hits(icase(r"\b(?!(?:the|a|an|this|that|our|their|same|whole|full|random|synthetic|calibration|test|eval|"
+                               r"public|private|custom|internal|new|entire)\b)[a-z][\w-]*\s+dataset\b|"
+                               r"sharegpt|mt-bench|alpaca|lmsys-chat|longbench|sonnet\s+dataset|--dataset-name|"
+                               r"production\s+trace|synthetic\s+prompts|random\s+(?:dataset|prompts)|(?:short|long)\s+(?:prompts|chats|conversations|contexts|inputs)|"
+                               # live or internal traffic: the prompts are whatever the users sent (LABELLING.md: partial)
+                               r"(?:internal\s+)?production\s+(?:environment|traffic|deployment|workload)|live\s+traffic|"
+                               r"real(?:-world)?\s+(?:user\s+)?traffic|internal\s+(?:traffic|workloads?)")),
+              ctx.d.hits(_PUBLIC_DATASET), ctx.d.hits(vague_phrases("prompt_length")))
     if not declared:
         # A public named dataset with how many prompts were drawn from it (LABELLING.md: declared): a reader can
         # reproduce the prompts, though no token count is written.
@@ -126,6 +127,7 @@ def prompt_length(ctx) -> TextFinding:
                 return TextFinding("prompt_length", "declared",
                                    f"public dataset {cite(ctx, named, 1)} with its prompt count: {count.why.split(': ', 1)[-1]}",
                                    ctx.d.evidence(named[:1]) + count.evidence[:1])
+    partial = [] if declared else [s["hit"] for s in spans if s["vague"] or s["cap"]] + [h for found in vaguer for h in found]
     return status_of(ctx, "prompt_length", declared, partial, "prompt length in tokens",
                      "prompt length stated in tokens", "prompt length vague or only the dataset is named")
 
