@@ -25,3 +25,14 @@ def test_without_a_command_the_engine_settings_make_the_launch_partial():
     finding = launch_command(ctx)
     assert finding.status == "partial" and "default settings" in finding.why.lower()
     assert _settings_memo(ctx)._found
+
+
+def test_the_vaguer_hits_are_read_only_when_nothing_is_declared():
+    from llm_inference_fundamentals.tools.audit.findings import unless_declared
+
+    def never_read():
+        raise AssertionError("read although something is declared")
+        yield
+
+    assert unless_declared([(0, "declared")], never_read()) == []
+    assert unless_declared([], [(1, "a")], iter([(2, "b")])) == [(1, "a"), (2, "b")]  # in order, lists and look-ups alike

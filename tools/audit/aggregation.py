@@ -10,7 +10,7 @@ from importlib.resources import files
 
 from .reading.document import Spot
 from .reading.lexicon import icase
-from .findings import TextFinding, status_of
+from .findings import TextFinding, status_of, unless_declared
 
 __all__ = ["aggregation_rule", "exclusions"]
 
@@ -99,5 +99,5 @@ def exclusions(ctx) -> TextFinding:
                     and ctx.d.in_view(t.block, h.start, "run"):
                 declared.append((t.block, Spot(h.start, h.start + len(h.text), h.text)))
                 break
-    return status_of(ctx, "exclusions", declared, list(ctx.d.hits(part)), "statement on excluded or failed samples",
+    return status_of(ctx, "exclusions", declared, unless_declared(declared, ctx.d.hits(part)), "statement on excluded or failed samples",
                      "excluded/failed samples accounted for", "exclusions mentioned without the criterion or count")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .artifacts import model_mentions
-from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
+from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of, unless_declared
 from .reading.anchors import anchors
 from .reading.document import SENTENCE_REACH
 from .reading.flagvalues import definite
@@ -50,8 +50,8 @@ def tokenizer(ctx) -> TextFinding:
     declared = list(ctx.d.hits(decl)) + ctx.d.flag_hits("tokenizer")
     # Tokenization discussed in the prose about the runs (how tokens were counted) without naming the tokenizer.
     counted = icase(r"tokeni[sz]\w*[^.\n]{0,60}\b(?:count|length|tokens\s+per)|\b(?:count|length)\w*[^.\n]{0,60}tokeni[sz]\w*")
-    partial = [h for h in ctx.d.hits(counted, ("paragraph", "list_item", "quote"))]
-    return status_of(ctx, "tokenizer", declared, partial, "tokenizer statement",
+    partial = ctx.d.hits(counted, ("paragraph", "list_item", "quote"))
+    return status_of(ctx, "tokenizer", declared, unless_declared(declared, partial), "tokenizer statement",
                      "tokenizer identified", "tokenization discussed but the tokenizer is not identified")
 
 
@@ -117,8 +117,11 @@ def weight_format(ctx) -> TextFinding:
     bare = [h for h in weight if _BARE.match(h[1].group(0))]
     declared = named + list(ctx.d.hits(extra)) + ctx.d.flag_hits("weight_format", when=definite)
     vague = icase(r"quantiz\w*|(?<![\w.-])\d{1,2}[- ]bits?\b|--dtype[\s=]+auto|default\s+(?:dtype|precision)|半精度|量化|-int[48]\b")
-    partial = bare + [h for h in ctx.d.hits(vague) if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)
-                      and not _kv_context(ctx, *h) and not _feature(ctx, *h)]
+    # (the vague mentions count only when nothing declares the format, as status_of reads them only then: looked up
+    # here, taking their share of the scan budget, read only if needed)
+    vague_hits = ctx.d.hits(vague)
+    partial = [] if declared else bare + [h for h in vague_hits if not re.search(r"\bno\s+quantiz", ctx.d.window(*h, 10, 0), re.I)
+                                          and not _kv_context(ctx, *h) and not _feature(ctx, *h)]
     finding = status_of(ctx, "weight_format", declared, partial, "weight dtype or quantization",
                         "weight format stated", "precision or quantization named without the scheme")
     if finding.status == "declared":
@@ -172,6 +175,6 @@ def kv_format(ctx) -> TextFinding:
     for i, m in ctx.d.hits(flag):
         value = (m.group(1) or m.group(2) or "").lower()
         (partial if value in ("auto", "") else declared).append((i, m))
-    partial += list(ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv|\bKV\d\b")))
-    return status_of(ctx, "kv_format", declared, partial, "KV-cache dtype",
+    loose = ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv|\bKV\d\b"))
+    return status_of(ctx, "kv_format", declared, unless_declared(declared, partial, loose), "KV-cache dtype",
                      "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")

@@ -14,7 +14,7 @@ import re
 from .reading.cells import cell_hits
 from .reading.lexicon import icase
 from .reading.vocabulary import patterns
-from .findings import TextFinding, cite, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of, unless_declared
 
 __all__ = ["spec_items", "speculative_used"]
 
@@ -93,17 +93,21 @@ def spec_items(ctx) -> list[TextFinding]:
     rej_decl = icase(r"reject\w*[^.\n|]{0,40}?\d|\d[\d,.]*\s*%?\s+(?:rejected|wasted|discarded)|wasted\s+(?:draft|compute|work)[^.\n]{0,30}\d|"
                      r"\d[\d,]*\s+(?:accepted\s+)?(?:of|out\s+of)\s+\d[\d,]*\s+(?:proposed|draft(?:ed)?)")
     accepted = list(ctx.d.hits(acc_decl)) + acc_cells
-    draft_status = status_of(ctx, "spec_draft_tokens", draft, list(ctx.d.hits(ranges)) + list(ctx.d.hits(method)),
+    # (the vaguer statements are read only when nothing declares the item: unless_declared)
+    draft_status = status_of(ctx, "spec_draft_tokens", draft, unless_declared(draft, ctx.d.hits(ranges), ctx.d.hits(method)),
                              "draft token count", "draft tokens per step stated",
                              "draft method named without one number of draft tokens per step")
+    # LABELLING.md: acceptance must be measured; a description of the accept step is not partial.
+    acceptance_status = status_of(ctx, "spec_acceptance", accepted, [], "measured acceptance rate or length",
+                                  "acceptance rate/length reported", "")
+    verified = list(ctx.d.hits(ver_decl)) + ver_cells
+    verification_status = status_of(ctx, "spec_verification", verified, unless_declared(verified, ctx.d.hits(ver_part)),
+                                    "verification figure or tree shape", "verification cost or traffic reported",
+                                    "verification budget or tree named, no measured cost")
     return [
         _prefixed(because, draft_status),
-        # LABELLING.md: acceptance must be measured; a description of the accept step is not partial.
-        _prefixed(because, status_of(ctx, "spec_acceptance", accepted, [], "measured acceptance rate or length",
-                                     "acceptance rate/length reported", "")),
-        _prefixed(because, status_of(ctx, "spec_verification", list(ctx.d.hits(ver_decl)) + ver_cells, list(ctx.d.hits(ver_part)),
-                                     "verification figure or tree shape", "verification cost or traffic reported",
-                                     "verification budget or tree named, no measured cost")),
+        _prefixed(because, acceptance_status),
+        _prefixed(because, verification_status),
         # An acceptance rate alone lets the rejected share follow, but does not quantify it (batch-3 clarifications).
         _prefixed(because, status_of(ctx, "spec_rejected_work", list(ctx.d.hits(rej_decl)) + rej_cells, accepted,
                                      "rejected draft tokens or wasted compute", "rejected work quantified",

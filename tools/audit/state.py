@@ -8,7 +8,7 @@ import re
 
 from .reading.cells import vague_phrases
 from .reading.lexicon import TTFT_KW, icase
-from .findings import TextFinding, cite, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of, unless_declared
 from .stack import engines_without
 
 __all__ = ["cache_disabled", "cache_mentions", "distinct_prefixes", "has_ttft_figure", "prefix_cache_state", "warmup"]
@@ -55,16 +55,16 @@ def prefix_cache_state(ctx) -> TextFinding:
         (declared if state_words.search(ctx.d.sentence(i, m)) and "enable-prefix" not in m.group(0).lower()
          else partial).append((i, m))
     # A freshly (re)started server implies a cold cache without saying so.
-    partial += list(ctx.d.hits(icase(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
-                                     r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted")))
-    partial += list(ctx.d.hits(vague_phrases("prefix_cache_state")))  # KV or context reuse, state at each run's start open
+    restarted = ctx.d.hits(icase(r"fresh(?:ly)?\s+(?:started|restarted|launched)\s+(?:\w+\s+)?(?:server|engine|instance)|"
+                                 r"restart(?:ed|ing)?\s+the\s+(?:server|engine)|server\s+(?:was\s+)?restarted"))
+    reused = ctx.d.hits(vague_phrases("prefix_cache_state"))  # KV or context reuse, state at each run's start open
     # '--disable-radix-cache' on the SGLang side says nothing of the vLLM runs it is compared with
     uncovered = engines_without(ctx, declared) if declared else []
     if uncovered:
         return TextFinding("prefix_cache_state", "partial",
                            f"{cite(ctx, declared, 1)} is stated for some engines only; nothing for {cite(ctx, uncovered, 2)}",
                            ctx.d.evidence(declared[:2] + uncovered[:1]))
-    return status_of(ctx, "prefix_cache_state", declared, partial, "prefix-cache state",
+    return status_of(ctx, "prefix_cache_state", declared, unless_declared(declared, partial, restarted, reused), "prefix-cache state",
                      "prefix-cache state stated", "prefix caching mentioned without saying cold, warm, reused or cleared")
 
 
@@ -87,7 +87,7 @@ def warmup(ctx) -> TextFinding:
     size = re.compile(r"\d[\d,]*\s+(?:\w+\s+){0,2}(?:requests|queries|prompts|iterations|runs|passes|conversations)|"
                       r"\d+\s*(?:s|sec|seconds|min|minutes)\b", re.I)
     declared += [(i, m) for i, m in ctx.d.hits(verb) if size.search(ctx.d.sentence(i, m))]
-    return status_of(ctx, "warmup", declared, list(ctx.d.hits(part)), "warm-up procedure or graph-capture state",
+    return status_of(ctx, "warmup", declared, unless_declared(declared, ctx.d.hits(part)), "warm-up procedure or graph-capture state",
                      "warm-up procedure or graph-capture state stated", "warm-up mentioned without the procedure")
 
 

@@ -10,7 +10,7 @@ from .reading.cells import cell_hits, label, phrases, vague_phrases
 from .reading.lexicon import (EOS_IGNORED, IN_OUT_LABEL, IN_OUT_SHORT, IN_OUT_TOKENS, OUTPUT_LEN_CAP, OUTPUT_LEN_FIXED,
                                OUTPUT_LEN_IS, icase)
 from .reading.vocabulary import vague
-from .findings import TextFinding, cite, run_setting, status_of
+from .findings import TextFinding, cite, run_setting, status_of, unless_declared
 from .reading.vocabulary import patterns
 from .reading.flagvalues import extra_value, numeric, sampling_keys
 from .reading.statements import capability
@@ -151,13 +151,13 @@ def output_length_requested(ctx) -> TextFinding:
     declared += ctx.d.flag_hits("extra_inputs", when=lambda v: extra_value(v, "max_tokens") is not None)
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "output_tokens") is not None)
     partial = [s["hit"] for s in spans if s["vague"]]
-    partial += list(ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d")))
+    loose = ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d"))
     if not declared and ctx.d.first(EOS_IGNORED):
         # Outputs forced past EOS run to the requested length, so a stated completed length states it too.
         declared = [s["hit"] for s in token_spans(ctx) if s["sub"] == "completed" and not s["vague"]]
         if declared:
             declared.append(ctx.d.first(EOS_IGNORED))
-    return status_of(ctx, "output_length_requested", declared, partial, "requested output length (max_tokens)",
+    return status_of(ctx, "output_length_requested", declared, unless_declared(declared, partial, loose), "requested output length (max_tokens)",
                      "requested output length stated (or fixed: EOS ignored and completed length given)",
                      "requested output length vague")
 
@@ -182,7 +182,7 @@ def output_length_completed(ctx) -> TextFinding:
     declared = [s["hit"] for s in spans if not s["vague"]] + list(ctx.d.hits(extra))
     declared += _completed_cells(ctx)  # a column (or row) of measured output lengths
     declared += list(ctx.d.hits(phrases("output_length_completed")))
-    partial = [s["hit"] for s in spans if s["vague"]] + list(ctx.d.hits(vague_phrases("output_length_completed")))
+    partial, loose = [s["hit"] for s in spans if s["vague"]], ctx.d.hits(vague_phrases("output_length_completed"))
     forced = list(ctx.d.hits(EOS_IGNORED)) + ctx.d.flag_hits("ignore_eos")
     forced += ctx.d.flag_hits("extra_inputs", when=lambda v: (extra_value(v, "ignore_eos") or "").lower() in ("true", "1"))
     if not declared and forced and output_length_requested(ctx).status == "declared":
@@ -190,8 +190,7 @@ def output_length_completed(ctx) -> TextFinding:
         return TextFinding("output_length_completed", "declared",
                            "outputs are forced to the requested length (EOS ignored), so the completed length is the requested one",
                            ctx.d.evidence(forced))
-    partial += forced
-    return status_of(ctx, "output_length_completed", declared, partial, "completed output length",
+    return status_of(ctx, "output_length_completed", declared, unless_declared(declared, partial, loose, forced), "completed output length",
                      "completed output length reported",
                      "only requested length or ignore_eos given; completed tokens not reported")
 
@@ -263,10 +262,10 @@ def request_count(ctx) -> TextFinding:
     declared += cell_hits(ctx, label("request_count")) + _derived_counts(ctx)
     # "30 users x 8 turns": a count derived from the stated load (LABELLING.md, batch 1: declared)
     declared += list(ctx.d.hits(icase(r"\b\d[\d,]*\s+(?:users|clients|sessions|conversations)\s*[x×*]\s*\d[\d,]*\s+(?:turns|rounds|requests|queries|prompts)\b")))
-    partial = list(ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)")))
+    partial = ctx.d.hits(icase(r"(?:several|many|hundreds\s+of|thousands\s+of|a\s+few|a\s+batch\s+of)\s+(?:requests|prompts|queries)"))
     # a duration or a number of runs without the requests in each (LABELLING.md, batch 1: a duration only is partial)
-    partial += list(ctx.d.hits(_DURATION_ONLY))
-    return status_of(ctx, "request_count", declared, partial, "number of requests",
+    durations = ctx.d.hits(_DURATION_ONLY)
+    return status_of(ctx, "request_count", declared, unless_declared(declared, partial, durations), "number of requests",
                      "request count stated", "request count vague")
 
 
@@ -328,9 +327,9 @@ def concurrency(ctx) -> TextFinding:
     # batch-1 clarifications: for offline runs the batch size is the concurrency).
     declared += [(c.block, m) for c, f in ctx.d.flags("prompt_text", roles=("offline",))
                  if not c.values("concurrency") for m in [_spot(f, "one prompt per run (batch of 1)")]]
-    partial = hedged + list(ctx.d.hits(vague_phrases("concurrency")))
+    loose = ctx.d.hits(vague_phrases("concurrency"))
     declared += ctx.d.flag_hits("concurrency", when=lambda v: numeric(v) or v.lower() in ("sweep", "synchronous", "throughput", "concurrent", "constant", "poisson"))
-    return status_of(ctx, "concurrency", declared, partial, "concurrency or request rate",
+    return status_of(ctx, "concurrency", declared, unless_declared(declared, hedged, loose), "concurrency or request rate",
                      "load level stated (concurrency, rate or batch size)", "load described only vaguely")
 
 
@@ -353,7 +352,7 @@ def sampling(ctx) -> TextFinding:
                 or re.search(r"\d", h[1].group(0)) or not capability(ctx.d.sentence(*h))]
     declared += ctx.d.flag_hits("sampling", when=lambda v: numeric(v) or sampling_keys(v))
     declared += ctx.d.flag_hits("extra_inputs", when=sampling_keys)
-    return status_of(ctx, "sampling", declared, list(ctx.d.hits(part)), "sampling parameters",
+    return status_of(ctx, "sampling", declared, unless_declared(declared, ctx.d.hits(part)), "sampling parameters",
                      "sampling parameters stated", "sampling mentioned without values")
 
 
@@ -367,5 +366,5 @@ def stopping(ctx) -> TextFinding:
     # a generation length the benchmark fixes ("实际连续生成 128 个 token") says how generation stopped (LABELLING.md, batch 3)
     declared += list(ctx.d.hits(phrases("output_length_completed")))
     declared += ctx.d.flag_hits("extra_inputs", when=lambda v: any(extra_value(v, k) is not None for k in ("ignore_eos", "min_tokens", "stop")))
-    return status_of(ctx, "stopping", declared, list(ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
+    return status_of(ctx, "stopping", declared, unless_declared(declared, ctx.d.hits(implied)), "stopping behaviour (EOS / ignore_eos / stop strings)",
                      "stopping behaviour stated", "generation stopped on its own (EOS implied, not stated)")
