@@ -49,7 +49,8 @@ def engine_revision(ctx) -> TextFinding:
     if engine_mentions(ctx):  # the engine ships inside a pinned serving image ("runtime image: kserve/x:v0.14.1")
         declared += list(ctx.d.hits(icase(r"\bimages?\b\W{0,4}(?:\w+\W{1,3}){0,2}?[\w.-]+(?:/[\w.-]+)+:v?\d[\w.-]*")))
     declared += _linked_pins(ctx) + _heading_pins(ctx)
-    partial = engine_mentions(ctx) + list(ctx.d.hits(icase(patterns("engine_revision", "own_system"))))
+    own_system = ctx.d.hits(icase(patterns("engine_revision", "own_system")))  # read only when nothing is pinned
+    partial = [] if declared else engine_mentions(ctx) + list(own_system)
     if not declared and not partial and "run" in ctx.d.scopes:  # a how-to page measures nothing
         # The engine named only outside the runs' sections (its usage, install steps, news), or, on a kernel
         # library's own benchmark page, the library named in the runs: the software that produced the numbers is
@@ -204,7 +205,8 @@ def kernels(ctx) -> TextFinding:
         return out
 
     declared = stated(ctx.d.hits(named)) + ctx.d.flag_hits("kernels", when=definite)
-    partial = stated(ctx.d.hits(generic))
+    generic_hits = ctx.d.hits(generic)
+    partial = [] if declared else stated(generic_hits)  # generic wording counts only when nothing names a kernel
     if not declared and not partial:
         # A kernel library named for the system that ran, outside the runs' sections (its install steps, the
         # engine's description): named, but not stated for the measured runs.
