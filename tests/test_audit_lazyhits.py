@@ -31,3 +31,14 @@ def test_two_readers_interleaved_see_the_same_matches_in_the_same_order():
     first_a = next(a)
     assert spots(b) == [(0, 18, "h100"), (2, 22, "h100")]
     assert spots([first_a]) + spots(a) == [(0, 18, "h100"), (2, 22, "h100")]
+
+
+def test_the_accelerator_blocks_are_those_the_whole_gate_finds():
+    # a block with only a GPU word, one with only an accelerator name, one with neither, one with a word inside a word
+    from llm_inference_fundamentals.tools.audit.reading.document import _lowered
+    from llm_inference_fundamentals.tools.audit.reading.vocabulary import GPU
+
+    doc = Document(parse_writeup("We used one GPU.\n\nRan on 8x H100 SXM.\n\nNo hardware here.\n\nThe GPUs and a smartcard.\n\n"
+                                 "An MI300X box.\n\n- device: cuda\n"))
+    gate = _lowered("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
+    assert doc._gpu_blocks == [i for i, text in enumerate(doc.lowers) if gate.search(text)] == [0, 1, 3, 4, 5]

@@ -69,6 +69,9 @@ def _unquote(text: str) -> str:
     return _JSON_QUOTE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+# The words beside the accelerator names that make a block a candidate for the accelerator patterns (``_gpu_blocks``).
+_GPU_WORDS = ("gpu", "accelerator", "device", "card", "chip", "npu")
+
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -254,10 +257,12 @@ class Document:
     @functools.cached_property
     def _gpu_blocks(self) -> list[int]:
         """Blocks that name an accelerator or the word GPU (one scan, shared by every pattern built on the
-        accelerator names: each of their matches holds one or the other)."""
-        gate = _lowered("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
+        accelerator names: each of their matches holds one or the other). A block holding one of the words is
+        found through the word index; only the others are searched for an accelerator name."""
+        words = set().union(*(self._blocks_with(word) for word in _GPU_WORDS))
+        gate = _lowered("(?:" + GPU + r")", re.IGNORECASE)
         gate = guarded(gate.pattern, gate.flags) or gate
-        return [i for i, text in enumerate(self.lowers) if gate.search(text)]
+        return [i for i, text in enumerate(self.lowers) if i in words or gate.search(text)]
 
     @functools.cached_property
     def tables(self) -> list[Table]:
