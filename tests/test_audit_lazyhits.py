@@ -42,3 +42,14 @@ def test_the_accelerator_blocks_are_those_the_whole_gate_finds():
                                  "An MI300X box.\n\n- device: cuda\n"))
     gate = _lowered("(?:" + GPU + r")|gpu|accelerator|device|card|chip|npu", re.IGNORECASE)
     assert doc._gpu_blocks == [i for i, text in enumerate(doc.lowers) if gate.search(text)] == [0, 1, 3, 4, 5]
+
+
+def test_a_look_up_reads_the_blocks_of_its_kinds_in_its_view():
+    doc = Document(parse_writeup("# Results\n\nWe ran 8x H100.\n\n```\nvllm serve x\n```\n\n## Future work\n\nTry H200.\n"))
+    for kinds in (None, ("paragraph",), ("code", "heading")):
+        for scope in ("run", "claims", "any"):
+            view = doc._views[scope] if scope != "any" else None
+            expected = [(kinds is None or b.kind in kinds) and (view is None or view[i] != []) for i, b in enumerate(doc.w.blocks)]
+            assert doc._readable(kinds, scope) == expected
+    assert doc._readable(("paragraph",), "run") is doc._readable(("paragraph",), "run")  # kept per kinds and view
+    assert doc._lengths == [len(p) for p in doc.plains] == [len(t) for t in doc.lowers]

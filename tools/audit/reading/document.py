@@ -17,6 +17,7 @@ from .blocks import Writeup, quote_line
 from .claims import Claim, table_claims
 from .commands import Command, Flag, parse_commands
 from .firstchars import guarded
+from .found import Spot, _Memo, _Shifted
 from .tables import Table, read_tables
 from .vocabulary import GPU
 from .wordindex import WordIndex
@@ -139,88 +140,8 @@ def _anchors(pattern: str, flags: int) -> tuple[str, ...] | None:
     return found if found and all(len(lit) >= 2 or not lit.isascii() for lit in found) else None
 
 
-class Spot:
-    """A found span that is not a regex match (a parsed flag, a table cell): quacks like ``re.Match``."""
-
-    __slots__ = ("_start", "_end", "_text")
-
-    def __init__(self, start: int, end: int, text: str):
-        self._start, self._end, self._text = start, end, text
-
-    def start(self, group: int = 0) -> int:
-        return self._start
-
-    def end(self, group: int = 0) -> int:
-        return self._end
-
-    def span(self, group: int = 0) -> tuple[int, int]:
-        return self._start, self._end
-
-    def group(self, group: int = 0) -> str:
-        return self._text
-
-
 # Joins blocks for one regex call: a newline, a character no pattern matches as text, a newline.
 _JOIN = "\n\x1e\n"
-
-
-class _Shifted:
-    """A regex match in a batch of joined blocks, with offsets relative to its own block."""
-
-    __slots__ = ("_m", "_base")
-
-    def __init__(self, m: re.Match[str], base: int):
-        self._m, self._base = m, base
-
-    def start(self, group: int | str = 0) -> int:
-        s = self._m.start(group)
-        return s - self._base if s >= 0 else s
-
-    def end(self, group: int | str = 0) -> int:
-        e = self._m.end(group)
-        return e - self._base if e >= 0 else e
-
-    def span(self, group: int | str = 0) -> tuple[int, int]:
-        return self.start(group), self.end(group)
-
-    def group(self, *groups):
-        return self._m.group(*groups)
-
-    def groups(self, default=None):
-        return self._m.groups(default)
-
-    def groupdict(self, default=None):
-        return self._m.groupdict(default)
-
-    def __getitem__(self, group):
-        return self._m[group]
-
-
-class _Memo:
-    """The matches of one pattern, scanned only as far as some caller has read, and kept: a rule that wants the
-    first match (``Document.first``, ``any``) does not pay for a scan of the whole budget, and a later reader
-    of the same pattern gets the same matches in the same order."""
-
-    __slots__ = ("_found", "_more")
-
-    def __init__(self, more):
-        self._found: list = []
-        self._more = more
-
-    def __iter__(self):
-        k = 0
-        while True:
-            if k < len(self._found):
-                yield self._found[k]
-                k += 1
-            elif self._more is None:
-                return
-            else:
-                step = next(self._more, None)
-                if step is None:
-                    self._more = None
-                    return
-                self._found.append(step)
 
 
 class Document:
@@ -251,6 +172,7 @@ class Document:
         self._newlines: dict[int, list[int]] = {}
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, _Memo] = {}
+        self._readables: dict[tuple, list[bool]] = {}
         self.budget_hit = False
         """Whether some pattern stopped at MAX_SCAN (the report says so)."""
 
@@ -412,17 +334,31 @@ class Document:
             plan = match_starts(rx.pattern, rx.flags)  # where its matches can start (the same matches, fewer tries)
             rx = guarded(rx.pattern, rx.flags) or rx  # same matches, positions that cannot start one skipped
             view = self._views[scope] if scope != "any" else None
-            blocks = self.w.blocks
+            readable, lengths = self._readable(kinds, scope), self._lengths
             chosen, read = [], 0
             for i in order:  # the scan budget: the first MAX_SCAN characters of the candidate blocks (no further look)
-                if (kinds is None or blocks[i].kind in kinds) and (view is None or view[i] != []):
+                if readable[i]:
                     chosen.append(i)
-                    read += len(texts[i])
+                    read += lengths[i]
                     if read > MAX_SCAN:
                         self.budget_hit = True
                         break
             self._hits[key] = _Memo(self._scan(rx, texts, chosen, view, plan))
         return iter(self._hits[key])
+
+    @functools.cached_property
+    def _lengths(self) -> list[int]:
+        """Length of each block's scanned copy (the plain and the lower-cased copy are as long)."""
+        return [len(text) for text in self.plains]
+
+    def _readable(self, kinds: tuple[str, ...] | None, scope: str) -> list[bool]:
+        """Per block, whether ``hits`` reads it for these kinds in this view (kept per kinds and view)."""
+        key = (kinds, scope)
+        if key not in self._readables:
+            view = self._views[scope] if scope != "any" else None
+            self._readables[key] = [(kinds is None or b.kind in kinds) and (view is None or view[i] != [])
+                                    for i, b in enumerate(self.w.blocks)]
+        return self._readables[key]
 
     def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view, plan: Starts | None = None):
         """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS, yielded as found. Blocks are scanned joined in
