@@ -56,14 +56,16 @@ def _pipe_cells(line: str, offset: int, number: int) -> list[Cell]:
         k += 1
     start = k
     n = len(line)
-    while k <= n:
-        if k == n or (line[k] == "|" and line[k - 1:k] != "\\"):
-            raw = line[start:k]
-            if not (k == n and not raw.strip()):
-                lead = len(raw) - len(raw.lstrip())
-                cells.append(Cell(clean(raw), offset + start + lead, number))
-            start = k + 1
-        k += 1
+    while start <= n:
+        k = line.find("|", start)
+        while k > 0 and line[k - 1] == "\\":  # an escaped bar is cell text: the next bar ends the cell
+            k = line.find("|", k + 1)
+        k = n if k < 0 else k
+        raw = line[start:k]
+        if not (k == n and not raw.strip()):
+            lead = len(raw) - len(raw.lstrip())
+            cells.append(Cell(clean(raw), offset + start + lead, number))
+        start = k + 1
     return cells[:_MAX_COLS]
 
 
