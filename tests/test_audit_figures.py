@@ -24,3 +24,15 @@ def test_each_view_has_its_own_figures():
     ctx.d.default_scope = "claims"
     assert figures(ctx) is not run
     assert figures(ctx) is figures(ctx)
+
+
+def test_whether_a_write_up_compares_is_read_up_to_its_first_comparison_and_agrees_with_the_full_list():
+    from llm_inference_fundamentals.tools.audit.reading.mentions import compares, comparison_hits
+
+    for text in (TEXT, "vLLM vs SGLang: 1.5x faster than the baseline.\n", "No comparison here, 120 tok/s.\n",
+                 "| engine | tok/s |\n|---|---|\n| vLLM | 1 |\n"):
+        ctx = Context.of(Document(parse_writeup(text)))
+        ctx.d.default_scope = "run"
+        early = compares(ctx)
+        assert "cmp:run" not in ctx.cache  # the list itself was not built
+        assert early == bool(comparison_hits(ctx)) == compares(ctx)

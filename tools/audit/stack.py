@@ -12,7 +12,7 @@ from .launch import launch_command
 from .reading.cells import in_run
 from .reading.document import Spot
 from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
-from .reading.mentions import comparison_hits
+from .reading.mentions import compares
 from .reading.statements import capability, glued
 from .reading.vocabulary import ENGINES, FAMILIES, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
@@ -365,7 +365,7 @@ def hardware(ctx) -> TextFinding:
     finding = status_of(ctx, "hardware", declared, partial, "accelerator SKU and count",
                         "accelerator SKU and count stated", "hardware named without SKU or count")
     conflict = gpu_conflict(ctx)
-    if conflict and finding.status == "declared" and not comparison_hits(ctx):
+    if conflict and finding.status == "declared" and not compares(ctx):
         finding.status = "partial"
         finding.why = "GPU counts disagree: " + conflict[0]
         finding.evidence = conflict[1]

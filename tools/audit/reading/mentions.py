@@ -10,7 +10,7 @@ from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TP
 from .document import Spot
 from .vocabulary import BENCH_TOOLS
 
-__all__ = ["comparison_hits", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
+__all__ = ["comparison_hits", "compares", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
 
 _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
                r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%|"
@@ -136,26 +136,41 @@ def within(hits, h) -> bool:
     return any(i == h[0] and m.start() <= h[1].start() < m.end() + 5 for i, m in hits if i == h[0])
 
 
+_COMPARISON = icase(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
+                    r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
+                    r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
+                    r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b|"
+                    r"\b(?:improvement|reduction|increase|speed-?up|gain|drop)\b[^.\n]{0,80}?\bafter\s+(?:enabling|disabling|turning\s+(?:on|off)|switching\s+(?:on|off))\b|"
+                    # Chinese and Japanese comparisons: 相比/相较/对比, 与 X 相比, 比 X 快, N 倍, 比べ, と比較, 上回る
+                    r"相比|相较|对比|与\S{1,30}?比|比\s*[A-Za-z][\w.\- ]{0,30}?\s*(?:快|慢|高|低|提高|提升|减少|降低|多|少)|\d+(?:\.\d+)?\s*(?:[x×]\s*)?倍|比べ|と比較|に比較|上回|对照组|从\s*~?\d[\d,.]*\s*\S{0,8}?\s*(?:降|升|提|增|减)[低高升少加]?(?:到|至)")
+_METRIC = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"
+_AXES = re.compile(_METRIC + r"\W*(?:vs\.?|versus)\s+(?:\w+\s+){0,3}?" + _METRIC, re.I)  # 'throughput vs concurrency': a chart's axes
+_SETUP_HEADER = re.compile(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
+                           r"precision|quantization|hardware|gpu)\b", re.I)
+
+
 def comparison_hits(ctx):
-    key = "cmp:" + ctx.d.default_scope  # per view, as figures()
+    """Sentences that compare setups, and tables whose header names what they compare (per view, as figures())."""
+    key = "cmp:" + ctx.d.default_scope
+    if key not in ctx.cache:
+        ctx.cache[key] = list(_comparisons(ctx))
+    return ctx.cache[key]
+
+
+def compares(ctx) -> bool:
+    """Whether ``comparison_hits`` finds anything, read only up to the first comparison when not read already."""
+    key = "cmp:" + ctx.d.default_scope
     if key in ctx.cache:
-        return ctx.cache[key]
-    rx = icase(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcompar(?:e|ed|ing|ison)\b|(?:faster|slower|higher|lower|better|worse|more|less|greater|cheaper|quicker)\s+(?:\w+\s+){0,3}?than\b|relative\s+to|"
-               r"(?:than|vs\.?|against|over|relative\s+to)\s+(?:the\s+)?baseline|\bA/B\b|\bbeats?\b|outperform\w*|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|higher|lower|more|better|speed-?up|the)|"
-               r"drops?\s+by|speed-?up\s+(?:over|of)|\bbecomes\b|switch(?:ed|ing)?\s+from\b|\bwent\s+from\s+~?\d|"
-               r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b|"
-               r"\b(?:improvement|reduction|increase|speed-?up|gain|drop)\b[^.\n]{0,80}?\bafter\s+(?:enabling|disabling|turning\s+(?:on|off)|switching\s+(?:on|off))\b|"
-               # Chinese and Japanese comparisons: 相比/相较/对比, 与 X 相比, 比 X 快, N 倍, 比べ, と比較, 上回る
-               r"相比|相较|对比|与\S{1,30}?比|比\s*[A-Za-z][\w.\- ]{0,30}?\s*(?:快|慢|高|低|提高|提升|减少|降低|多|少)|\d+(?:\.\d+)?\s*(?:[x×]\s*)?倍|比べ|と比較|に比較|上回|对照组|从\s*~?\d[\d,.]*\s*\S{0,8}?\s*(?:降|升|提|增|减)[低高升少加]?(?:到|至)")
-    metric = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"
-    axes = re.compile(metric + r"\W*(?:vs\.?|versus)\s+(?:\w+\s+){0,3}?" + metric, re.I)
-    hits = [(i, m) for i, m in ctx.d.hits(rx)
-            if not (m.group(0).lower().startswith(("vs", "versus")) and axes.search(ctx.d.window(i, m, 40, 40)))]
+        return bool(ctx.cache[key])
+    return next(_comparisons(ctx), None) is not None
+
+
+def _comparisons(ctx):
+    for i, m in ctx.d.hits(_COMPARISON):
+        if not (m.group(0).lower().startswith(("vs", "versus")) and _AXES.search(ctx.d.window(i, m, 40, 40))):
+            yield i, m
     for i, block in enumerate(ctx.d.w.blocks):
         if block.kind == "table":
             header = ctx.d.header(i)
-            if re.search(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
-                         r"precision|quantization|hardware|gpu)\b", header, re.I) or re.search(r"stack\s+[ab]\b", header, re.I):
-                hits.append((i, re.search(r"\S", header)))
-    ctx.cache[key] = hits
-    return hits
+            if _SETUP_HEADER.search(header) or re.search(r"stack\s+[ab]\b", header, re.I):
+                yield i, re.search(r"\S", header)
