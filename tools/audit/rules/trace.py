@@ -132,10 +132,15 @@ def _numeric_columns(all_tables: list[Table]) -> list[tuple[Table, list[list[tup
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _target(value: str) -> tuple[float, float]:
+    """A quoted figure's number and how far a table number may lie from it ("778" is 778 +- 1, "77.8" 77.8 +- 0.1)."""
+    return float(value.replace(",", "")), 10 ** -(len(value.split(".")[1]) if "." in value else 0)
+
+
 def _rows_near(col: list[tuple[int, float]], value: str) -> list[int]:
     """Rows of a numeric column whose number ``value`` rounds or cuts ("778ms" for 778.84)."""
-    v = float(value.replace(",", ""))
-    tol = 10 ** -(len(value.split(".")[1]) if "." in value else 0)
+    v, tol = _target(value)  # (parsed once per figure, not once per column of every table)
     return [r for r, n in col if abs(n - v) < tol]
 
 
