@@ -462,3 +462,11 @@ def test_reuse_is_plausible_in_multi_turn_workloads_and_labelled_when_prompts_av
     text = "# Results\n\nTTFT p50 41 ms on 1x H100. Prompts carry some random characters to avoid cache.\n"
     assert rule(text, "cache_hit_labeling").status == "ok"
     assert rule("# Results\n\nTTFT p50 41 ms on 1x H100.\n", "cache_hit_labeling").status == "not_applicable"
+
+
+def test_a_heading_read_again_gets_the_scope_it_got_the_first_time():
+    from llm_inference_fundamentals.tools.audit.reading.scope import _heading_scope
+
+    for heading in ("## Results", "Benchmark setup", "Future work", "Installation", "References", "How it works", "## Results"):
+        assert _heading_scope(heading) == _heading_scope.__wrapped__(heading)
+    assert _heading_scope("Benchmark setup") == "run" and _heading_scope("Installation") == "howto"

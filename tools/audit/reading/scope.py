@@ -23,6 +23,7 @@ disabling prefix caching", "we plan to add speculative decoding"), so they are r
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .blocks import Block
@@ -110,6 +111,7 @@ _MEASURED = re.compile(r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:measured|benchmarked|ob
 _ADVICE, _FUTURE, _FIGURE, _MEASURED = map(guard, (_ADVICE, _FUTURE, _FIGURE, _MEASURED))
 
 
+@functools.lru_cache(maxsize=4096)  # a long write-up repeats its section headings ("Results", "Setup") under each part
 def _heading_scope(text: str) -> str | None:
     text = text.strip().strip("#").strip()
     if _RUN_HEADING.search(text):
