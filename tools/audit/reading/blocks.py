@@ -115,16 +115,14 @@ class _Dropped:
 _TABLE_TOKENS = ("table_open", "table_close")
 
 
-def _table_outline(state: Any, start: int, end: int, silent: bool) -> bool:
-    """markdown-it's own table rule (GFM), keeping only the table_open and table_close tokens.
+def _table_outline(table: Any, state: Any, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's own table rule (GFM, ``table``), keeping only the table_open and table_close tokens.
 
     A table becomes one block read from its source lines, so only where it starts and ends matters (the
     table_open token's map). The stock rule also pushes about five tokens per cell, which on a write-up
     made of tables was most of the parse. While it runs here, its other tokens go to a throw-away object:
     the stock rule still decides where every table starts and ends, so the blocks are the same.
     """
-    from markdown_it.rules_block.table import table
-
     if silent:  # asked only whether a table starts here (a paragraph's terminator check): no token is pushed
         return table(state, start, end, silent)
     push = state.push
@@ -146,9 +144,12 @@ def _parser() -> Any:
     dominated parse time, and so did the tokens of table cells (``_table_outline``)."""
     from markdown_it import MarkdownIt
 
+    from markdown_it.rules_block.table import table
+
     md = MarkdownIt("commonmark").enable("table").disable("inline")
-    # same rule chains as markdown-it's own table rule (parser_block.py): a table can interrupt a paragraph
-    md.block.ruler.at("table", _table_outline, {"alt": ["paragraph", "reference"]})
+    # same rule chains as markdown-it's own table rule (parser_block.py): a table can interrupt a paragraph; the
+    # stock rule is bound once here (the rule runs at every line of prose, as a paragraph's terminator check)
+    md.block.ruler.at("table", functools.partial(_table_outline, table), {"alt": ["paragraph", "reference"]})
     return md
 
 
