@@ -210,3 +210,14 @@ def test_a_metric_in_a_later_text_column_labels_the_figures_under_numeric_header
     assert "Time-to-first-token" in row_text
     # one TTFT value per level, no statistic: a latency figure without a distribution (LABELLING.md: partial)
     assert items(text)["latency_distributions"] == "partial"
+
+
+def test_a_tables_labels_are_read_with_their_glossary_definitions():
+    from llm_inference_fundamentals.tools.audit.reading.tables import _gloss
+
+    (t,) = tables("| Metric | OSL | Mean |\n|---|---|---|\n| TTFT | 128 | 20 |\n|  | 1 | 2 |\n")
+    t.glossary["osl"] = "output sequence length"
+    heads, rows = t.glossed
+    assert heads == [h.text + " " + _gloss(t, h.text) for h in t.header]
+    assert heads[1] == "OSL output sequence length" and rows[0] == "TTFT "
+    assert rows == [(r[0].text if r else "") + " " + _gloss(t, r[0].text if r else "") for r in t.rows]

@@ -23,6 +23,7 @@ cells whose column header or row label names a setting or metric.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -52,6 +53,13 @@ class Table:
     def column(self, col: int) -> list[Cell]:
         """The body cells of column ``col``."""
         return [r[col] for r in self.rows if col < len(r)]
+
+    @functools.cached_property
+    def glossed(self) -> tuple[list[str], list[str]]:
+        """Each header cell's text and each row label (a row's first cell) followed by its glossary definition: what
+        a label pattern is searched in (``labelled_cells``), read once per table rather than once per pattern."""
+        names = [row[0].text if row else "" for row in self.rows]
+        return ([h.text + " " + _gloss(self, h.text) for h in self.header], [name + " " + _gloss(self, name) for name in names])
 
     def label(self, row: int) -> str:
         """The row label (first cell) of body row ``row``."""
@@ -215,7 +223,8 @@ def labelled_cells(table: Table, label: re.Pattern[str], *, value: re.Pattern[st
             found = seen[text] = label.search(text) is not None
         return found
 
-    cols = [c for c, h in enumerate(table.header) if h.text and labelled(h.text + " " + _gloss(table, h.text))]
+    head_labels, row_labels = table.glossed
+    cols = [c for c, h in enumerate(table.header) if h.text and labelled(head_labels[c])]
     head = [h.text for h in table.header]
     # row labels are read unless the header over them matches too (then the first column is a match already)
     by_rows = rows_too and not labelled(head[0] if head else "")
@@ -224,7 +233,7 @@ def labelled_cells(table: Table, label: re.Pattern[str], *, value: re.Pattern[st
         for c in cols:
             if c < len(row) and row[c].text and value.search(row[c].text):
                 yield r, c, row[c], head[c], name if c else ""
-        if by_rows and name and labelled(name + " " + _gloss(table, name)):
+        if by_rows and name and labelled(row_labels[r]):
             for c, cell in enumerate(row[1:], 1):
                 if c not in cols and cell.text and value.search(cell.text):
                     yield r, c, cell, name, head[c] if c < len(head) else ""
