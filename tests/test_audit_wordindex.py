@@ -30,3 +30,15 @@ def test_a_literal_with_punctuation_must_appear_whole_not_only_its_word_pieces()
 def test_a_literal_without_word_characters_is_searched_in_every_block():
     # '--' is in block 0 (inside '--max-num-seqs') and block 3.
     assert WordIndex(BLOCKS).blocks_with("--") == [0, 3]
+
+
+def test_each_word_lists_the_blocks_holding_it_in_order_and_the_vocabulary_keeps_first_seen_order():
+    import re
+
+    index = WordIndex(BLOCKS)
+    naive: dict[str, list[int]] = {}
+    for i, text in enumerate(BLOCKS):
+        for word in sorted(set(re.findall(r"\w+", text)), key=text.index):
+            naive.setdefault(word, []).append(i)
+    assert {w: b for w, b in index._blocks.items()} == naive
+    assert index._vocab.split("\n")[1:-1][:3] == list(index._blocks)[:3]

@@ -17,7 +17,7 @@ import re
 
 __all__ = ["WordIndex"]
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w\w*")  # (as \w+; led by a class, which re skips to in C)
 _SHORT = 2
 """Word pieces shorter than this are not looked up in the vocabulary (see the module docstring)."""
 
@@ -28,9 +28,14 @@ class WordIndex:
     def __init__(self, texts: list[str]):
         self._texts = texts
         blocks: dict[str, list[int]] = {}
+        holding = blocks.get
         for i, text in enumerate(texts):
             for word in set(_WORD.findall(text)):
-                blocks.setdefault(word, []).append(i)
+                found = holding(word)
+                if found is None:
+                    blocks[word] = [i]  # (not setdefault: it would build a list for every word of every block)
+                else:
+                    found.append(i)
         self._blocks = blocks
         self._vocab = "\n" + "\n".join(blocks) + "\n"
         self._pieces: dict[str, set[int]] = {}
