@@ -221,3 +221,13 @@ def test_a_tables_labels_are_read_with_their_glossary_definitions():
     assert heads == [h.text + " " + _gloss(t, h.text) for h in t.header]
     assert heads[1] == "OSL output sequence length" and rows[0] == "TTFT "
     assert rows == [(r[0].text if r else "") + " " + _gloss(t, r[0].text if r else "") for r in t.rows]
+
+
+def test_the_tables_of_a_block_are_those_read_from_it_in_order():
+    from llm_inference_fundamentals.tools.audit.reading.blocks import parse_writeup
+    from llm_inference_fundamentals.tools.audit.reading.document import Document
+
+    doc = Document(parse_writeup("Intro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nText.\n\n```\n| x | y |\n|---|---|\n| 3 | 4 |\n```\n"))
+    for i in range(len(doc.w.blocks)):
+        assert doc.tables_at(i) == [t for t in doc.tables if t.block == i]
+    assert [len(doc.tables_at(i)) for i in range(len(doc.w.blocks))] == [0, 1, 0, 1]

@@ -77,9 +77,7 @@ def _kv_context(ctx, i: int, m: re.Match[str]) -> bool:
 
 def _kv_column(ctx, block: int, offset: int) -> bool:
     """Whether the table cell at ``offset`` sits under a KV-cache column header ('kv type', 'KV dtype')."""
-    for t in ctx.d.tables:
-        if t.block != block:
-            continue
+    for t in ctx.d.tables_at(block):
         for row in t.rows:
             for c, cell in enumerate(row):
                 if cell.start <= offset < cell.end + 1 and c < len(t.header):

@@ -173,6 +173,7 @@ class Document:
         self._stops: dict[int, tuple[list[int], list[int]]] = {}
         self._hits: dict[tuple, _Memo] = {}
         self._readables: dict[tuple, list[bool]] = {}
+        self._tables_at: dict[int, list[Table]] | None = None
         self.budget_hit = False
         """Whether some pattern stopped at MAX_SCAN (the report says so)."""
 
@@ -190,6 +191,14 @@ class Document:
     def tables(self) -> list[Table]:
         """Every table read as data (reading.tables): markdown, HTML, reStructuredText, printed in code."""
         return read_tables(self.w.blocks, lines=self.w.lines)
+
+    def tables_at(self, block: int) -> list[Table]:
+        """The tables read from block ``block``, in document order (looked up, not searched for among all tables)."""
+        if self._tables_at is None:
+            self._tables_at = {}
+            for t in self.tables:
+                self._tables_at.setdefault(t.block, []).append(t)
+        return self._tables_at.get(block, [])
 
     @functools.cached_property
     def claims(self) -> list[Claim]:

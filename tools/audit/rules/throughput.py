@@ -131,9 +131,7 @@ def _parent_item(ctx, i: int) -> str:
 def cell_labels(ctx, i: int, pos: int) -> str:
     """The row label, column header and caption/headings of the table cell at offset ``pos`` of block ``i``:
     a figure in a table takes what it counts from them ("prompt (16 toks) | 2.35 toks/sec")."""
-    for table in ctx.d.tables:
-        if table.block != i:
-            continue
+    for table in ctx.d.tables_at(i):
         for r, row in enumerate(table.rows):
             for c, cell in enumerate(row):
                 if cell.start <= pos <= cell.start + len(cell.text):
