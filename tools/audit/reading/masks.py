@@ -128,6 +128,20 @@ def _blank_empty_rows(text: str) -> str:
     return "\n".join(lines)
 
 
+# Every placeholder holds one of these (an angle bracket, a square bracket, or a word of its wording, lower-cased).
+_PLACEHOLDER_PARTS = ("<", "[", "tbd", "tba", "todo", "fixme", "xxx", "determined", "filled", "added", "fill")
+
+
+def _may_hold_placeholder(text: str) -> bool:
+    """Whether ``text`` can hold a placeholder (False: it holds none, and ``_PLACEHOLDER`` need not be tried at every
+    position). Only ASCII text is ruled out this way: case-insensitive matching also equates some non-ASCII letters
+    with ASCII ones ('ı' with 'i'), which lower-casing does not."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(part in lower for part in _PLACEHOLDER_PARTS)
+
+
 def mask_block(text: str, kind: str = "paragraph") -> str:
     """The block's text with comments, link targets, escapes and placeholders taken out."""
     if "<!--" in text:
@@ -136,7 +150,7 @@ def mask_block(text: str, kind: str = "paragraph") -> str:
         text = _unescape(text)
     if "://" in text or "](" in text:
         text = _blank_urls(text)
-    spans = [m.span() for m in _PLACEHOLDER.finditer(text)]
+    spans = [m.span() for m in _PLACEHOLDER.finditer(text)] if _may_hold_placeholder(text) else []
     if spans:
         text = _sub_blank(_PLACEHOLDER, text)
         text = _blank_fields(text, spans)
