@@ -129,7 +129,7 @@ def _blank_empty_rows(text: str) -> str:
 
 
 # Every placeholder holds one of these (an angle bracket, a square bracket, or a word of its wording, lower-cased).
-_PLACEHOLDER_PARTS = ("<", "[", "tbd", "tba", "todo", "fixme", "xxx", "determined", "filled", "added", "fill")
+_PLACEHOLDER_PARTS = re.compile(r"<|\[|tbd|tba|todo|fixme|xxx|determined|added|fill")
 
 
 def _may_hold_placeholder(text: str) -> bool:
@@ -138,8 +138,7 @@ def _may_hold_placeholder(text: str) -> bool:
     with ASCII ones ('ı' with 'i'), which lower-casing does not."""
     if not text.isascii():
         return True
-    lower = text.lower()
-    return any(part in lower for part in _PLACEHOLDER_PARTS)
+    return _PLACEHOLDER_PARTS.search(text.lower()) is not None
 
 
 def mask_block(text: str, kind: str = "paragraph") -> str:
