@@ -383,14 +383,14 @@ class Document:
                 at += len(parts[-1]) + len(_JOIN)
             joined = _JOIN.join(parts)
             for m in (matches(rx, plan, joined) if plan else rx.finditer(joined)):
-                k = bisect_right(starts, m.start()) - 1
+                at = m.start()
+                k = bisect_right(starts, at) - 1
                 base, i = starts[k], batch[k]
                 if m.end() > base + len(parts[k]) - (_CUT_MARGIN if len(parts[k]) < len(texts[i]) else 0):
                     continue  # ran across a block boundary, or too near where an over-long block was cut
                 spans = view[i] if view is not None else None
-                local = _Shifted(m, base) if base else m
-                if spans is None or any(a <= local.start() < b for a, b in spans):
-                    yield i, local
+                if spans is None or any(a <= at - base < b for a, b in spans):  # (where it starts in its own block)
+                    yield i, (_Shifted(m, base) if base else m)
                     found += 1
                     if found >= MAX_HITS:
                         return
