@@ -1156,3 +1156,14 @@ def test_chinese_n_way_concurrency_is_declared_and_a_batch_cap_or_an_arrival_law
     for said in ("| model | max bsz | tok/s |\n|---|---|---|\n| DeepSeek-V3 | 1024 | 2100 |\n",
                  "Request Injection: Poisson Distribution. Output throughput 2100 tok/s.\n"):
         assert items(f"# Results\n\nDeepSeek-V3 on 8x H200 with vLLM 0.6.3.\n\n{said}")["concurrency"] == "partial", said
+
+
+def test_prefill_figures_in_other_words_make_the_prompt_content_matter():
+    # real/batch3/e_omniserve_readme.md l.314, real/batch1/a_mlx_examples_pr1069.md l.11,
+    # real/batch10/v_torchair_reduce_overhead_zh.md ('全量(ms)'), real/batch10/u_bminf_readme_zh.md l.109 ('编码速度')
+    for said in ("LServe accelerates LLM prefilling by up to 2.9x.", "Prompt: 120.5 tokens-per-sec",
+                 "| 模型 | 全量(ms) |\n|---|---|\n| llama2-7b | 212 |", "| 平台 | 编码速度 (tokens/s) |\n|---|---|\n| CPU | 38 |"):
+        text = f"# Results\n\nLlama-2-7B on 1x A100.\n\n{said}\n"
+        assert items(text)["distinct_prefixes"] == "missing", said
+    # '全量' for full-parameter training is not a prefill figure (real/batch3/e_chinese_alpaca2_readme_zh.md)
+    assert items("# 训练\n\n我们进行了全量参数训练。TTFT 无。\n")["distinct_prefixes"] == "not_applicable"

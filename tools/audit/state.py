@@ -95,7 +95,12 @@ def warmup(ctx) -> TextFinding:
 # "PG (22) T/s" and "(PP)" columns, "pre-filling latency", "encoding time" (batches 7-9)
 _PREFILL_FIGURE = icase(r"\bprefill(?:ing)?\b[^.\n|]{0,20}?(?:tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|\bt/s|\bms\b|speed|latency|time|rate)|"
                         r"\bpre-?filling\s+(?:speed|latency|time|stage|speed-?up)|\bprompt\s+tokens?\s+processed|\bPG\s*\(\s*\d|\(\s*PP\s*\)|"
-                        r"\bencoding\s+time\b|预填充|预处理速度|プリフィル")
+                        r"\bencoding\s+time\b|预填充|预处理速度|プリフィル|"
+                        # a prefill speed-up, a prompt rate as mlx_lm prints it, Ascend's '全量' (the full, first step),
+                        # an encoder's speed (batches 1-10)
+                        r"\bpre-?fill(?:ing)?\b[^.\n|]{0,20}?\d+(?:\.\d+)?\s*[x×]|"
+                        r"\bprompt\b(?:[^.\n|]|\.\d){0,25}?tok(?:en)?s?[\s-]*(?:/|per)[\s-]*s(?:ec(?:ond)?)?\b|"
+                        r"全量\s*(?:[（(]\s*m?s\s*[)）]|耗时|时延|延迟)|编码速度")
 
 
 def has_ttft_figure(ctx):
