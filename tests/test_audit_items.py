@@ -1167,3 +1167,17 @@ def test_prefill_figures_in_other_words_make_the_prompt_content_matter():
         assert items(text)["distinct_prefixes"] == "missing", said
     # '全量' for full-parameter training is not a prefill figure (real/batch3/e_chinese_alpaca2_readme_zh.md)
     assert items("# 训练\n\n我们进行了全量参数训练。TTFT 无。\n")["distinct_prefixes"] == "not_applicable"
+
+
+def test_one_accelerator_labelled_in_more_ways_and_multi_node_setups_declare_hardware():
+    # real/batch6/i_webllm_issue773.md l.33, real/batch7/l_evalscope_vs_vllm_bench_zh.md l.64,
+    # real/batch8/q_selfllm_gptoss_evalscope_zh.md l.62, real/batch8/o_ktransformers_ascend_dsr1_zh.md l.13
+    for said in ("GPU 1: RTX 4050", "硬件：A100 80G", "显卡: H20-96GB * 1", "NPU：Atlas 300I A2"):
+        assert items(f"# Results\n\n{said}\n\nLlama-3.1-8B with vLLM 0.6.3: 41 tok/s.\n")["hardware"] == "declared", said
+    # real/batch6/h_sglang_dsv3_h200.md l.4-5: two configurations listed, 8 and 2x8 GPUs: two setups, no inconsistency
+    text = ("# DeepSeek V3 on H200\n\n- Single-node 8xH200 (BF16/FP8)\n- Multi-node 2x8xH200 (BF16/FP8)\n\n"
+            "## DeepSeek V3 on 8xH200 (single-node)\n\nTTFT p50 41 ms.\n\n## DeepSeek V3 on 2x8xH200 (multi-node)\n\nTTFT p50 38 ms.\n")
+    assert items(text)["hardware"] == "declared"
+    # two counts for the same run in running prose still disagree (self-written inconsistent_gpu.md)
+    text = "# Run\n\nServed on 4x A100 80GB: 2,900 tok/s.\n\nThe model ran with tensor parallelism across 8 A100 GPUs.\n"
+    assert items(text)["hardware"] == "partial"

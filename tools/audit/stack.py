@@ -256,9 +256,13 @@ def gpu_counts(ctx):
     cjk = icase(r"(\d+|[一二两三四五六七八十]+|单)\s*(?:张|块|台|个|卡|枚|基)\s*(?:的\s*)?(?:nvidia\s+|amd\s+)?(" + GPU + r")(?![A-Za-z0-9_])")
     cjk_words = {"一": 1, "单": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "十": 10}
     index_range = icase(r"\bGPUs?\s+(\d+)\s*-\s*(\d+)\s*:\s*(?:nvidia\s+|amd\s+)?(" + GPU + r")")
-    count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*\(?\s*[x×]\s*(\d+)\b")  # "A100-80G(x8)" too
+    count_after = icase(r"(" + GPU + r")[\w-]*(?:\s+\d+\s*GB)?\s*\(?\s*[x×*]\s*(\d+)\b")  # "A100-80G(x8)", "H20-96GB * 1" too
     gpus_n = icase(r"\b(\d+)\s+(?:(" + GPU + r")\s+)?(?:GPUs|accelerators|devices)\b|across\s+(\d+)\s+(" + GPU + r")")
+    # nodes times GPUs per node: "2x8xH200", "2 x 8 x H100" (the GPUs of a multi-node setup)
+    nodes_by_gpus = icase(r"(?<![\w.])(\d+)\s*[x×]\s*(\d+)\s*[x×]\s*(?:nvidia\s+|amd\s+)?(" + GPU + r")")
     words = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1, "a": 1, "an": 1, "my": 1}
+    for i, m in ctx.d.hits(nodes_by_gpus):
+        out.append((int(m.group(1)) * int(m.group(2)), m.group(3).upper().replace(" ", ""), i, m))
     for i, m in ctx.d.hits(count_before):
         n = words.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else None)
         if n:
@@ -316,7 +320,9 @@ def hardware(ctx) -> TextFinding:
     declared += list(ctx.d.hits(icase(r"\b\d+\s*[x×]\s*(?:[A-Z][\w-]*\s+){1,3}(?:accelerators?|GPUs?|chips?|NPUs?)\b")))
     # One accelerator named in the singular declares a count of one (LABELLING.md): "GPU: A6000", "A100 single GPU",
     # "one GPU - RTX 5880", "on a 3090"; a plural or a bare "measured on H200" does not.
-    singular = icase(r"\b(?:GPU|accelerator|device|card)\s*[:：]\s*(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")\b(?![^\n,;]{0,30}?(?:\bx\s*\d|GPUs|cards|\d\s*[x×]))|"
+    # "GPU: A6000", "GPU 1: RTX 4050", "硬件：A100 80G", "Hardware: NVIDIA RTX 4090 24GB / A100 80GB" (one table per GPU)
+    singular = icase(r"(?:\b(?:GPU|accelerator|device|card|hardware|NPU)(?:\s*\d)?|硬件|显卡)\s*[:：]\s*(?:NVIDIA\s+|AMD\s+)?(?:" + GPU + r")\b"
+                     r"(?![^\n,;]{0,30}?(?:\bx\s*\d|GPUs|cards|\d\s*[x×*]))|"
                      r"(?:" + GPU + r")[\w-]*\s+(?:\w+\s+)?single[- ](?:GPU|card)|\bsingle[- ](?:GPU|card)\s*[:(,-]?\s*(?:NVIDIA\s+)?(?:" + GPU + r")|"
                      # "on my M3-Max 64GB", "an RTX-4080": one device, unless it names a node or a machine of several
                      r"\b(?:my|an?|one)\s+(?:NVIDIA\s+|AMD\s+|Apple\s+)?(?:GeForce\s+)?(?:" + GPU + r")(?:[\s-]+\d+\s*G[Bi]?B?)?\b"
@@ -413,7 +419,9 @@ def setup_counts(ctx) -> dict[str, set[int]]:
 
 
 def gpu_conflict(ctx) -> tuple[str, list[tuple[int, str]]] | None:
-    counted = [(n, sku, i, m) for n, sku, i, m in gpu_counts(ctx) if ctx.d.w.blocks[i].kind != "table"]
+    # counts in running prose only: a table row, a list item or a heading labels one setup of several ("- Single-node
+    # 8xH200", "## DeepSeek V3 on 2x8xH200 (multi-node)"), and two setups are no inconsistency
+    counted = [(n, sku, i, m) for n, sku, i, m in gpu_counts(ctx) if ctx.d.w.blocks[i].kind == "paragraph"]
     by_sku: dict[str, set[int]] = {}
     ev: dict[str, list] = {}
     for n, sku, i, m in counted:
