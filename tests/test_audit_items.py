@@ -1181,3 +1181,9 @@ def test_one_accelerator_labelled_in_more_ways_and_multi_node_setups_declare_har
     # two counts for the same run in running prose still disagree (self-written inconsistent_gpu.md)
     text = "# Run\n\nServed on 4x A100 80GB: 2,900 tok/s.\n\nThe model ran with tensor parallelism across 8 A100 GPUs.\n"
     assert items(text)["hardware"] == "partial"
+
+
+def test_gpt_oss_named_with_its_size_is_one_checkpoint():
+    # openai publishes gpt-oss-20b and gpt-oss-120b, one checkpoint each (no base or instruct split)
+    assert items("# Results\n\ngpt-oss-20b with vLLM 0.10.1 on 1x H100: 41 tok/s.\n")["model_artifact"] == "declared"
+    assert items("# Results\n\ngpt-oss with vLLM 0.10.1 on 1x H100: 41 tok/s.\n")["model_artifact"] == "partial"

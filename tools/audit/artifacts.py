@@ -35,8 +35,9 @@ _SIZE = re.compile(r"(?i)(?<![A-Za-z])(?:\d+x)?\d+(?:\.\d+)?\s?[bm](?![A-Za-z])|
 _VERSION = re.compile(r"(?i)^(?:meta[-\s])?[a-z-]+?[-\s]?v?\d+(?:\.\d+)?(?![\d.]*\s?[bm]\b)|[-\s]v\d+(?:\.\d+)?\b|-\d{4}\b")
 _DRAFTER = re.compile(r"(?i)eagle|medusa|draft|specul|accelerator|\bmtp\b|lookahead|redrafter")
 _NOT_MODEL = re.compile(r"(?i)^(?:For[A-Z]\w*|Model\b|Tokenizer|Config|Attention|Decoder|MLP)|^\s+[A-Z][a-z]+\b(?!\s*\d)")
-# Families released once, one checkpoint per size: the size alone picks it ("OPT-30B", "GPT-J-6B").
-_ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox)-\d")
+# Families released once, one checkpoint per size: the size alone picks it ("OPT-30B", "GPT-J-6B", "gpt-oss-20b":
+# openai/gpt-oss-20b and -120b, no base or instruct split).
+_ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox|gpt-oss)-\d")
 _FILE = re.compile(r"(?i)\.(?:py|json|ya?ml|md|txt|sh|cpp|h|cu|png|jpg)$")
 _ENGINE_NAME = icase(r"(?:" + ENGINES + r")(?![\w.-]*\d+(?:\.\d+)?\s?[bm]\b)")
 """An engine named after a model family ("llama.cpp", "mistral.rs", "llamafile"): not a model."""
