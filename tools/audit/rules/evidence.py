@@ -44,7 +44,9 @@ def evidence_class(ctx, capacity: TextFinding) -> TextFinding:
                    r"\d[\d,.]*\s*[TP]FLOP/?S\b[^.\n]{0,160}?(?:\bso\b|therefore|thus|=(?!\s*\d+(?:\.\d+)?\s*:\s*\d)|divided|\s/\s)|"
                    # a measurement scaled by a hardware ratio is a projection ("scale the throughput by the bandwidth ratio")
                    r"\bscal(?:e|ed|ing)\s+(?:the\s+|our\s+)?[\w-]+\s+by\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:bandwidth|FLOPS?|compute|memory|ratio)\b")
-    labelled = icase(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
+    # ... or a datasheet peak the text doubts can be reached ("it's unclear if a peak higher than ~950 GB/s is attainable
+    # in practice", zeux/calm README, batch 11)
+    labelled = icase(r"\bceiling\b|\bin\s+theory\b|upper\s+bound|\b(?:un)?attainable\b|\bdatasheet\b|\bspec(?:ification)?[- ]sheet\b|\bestimate[ds]?\b|not\s+(?:a\s+)?measure\w*|\bat\s+best\b|(?:upper|lower)\s+bound|projected|modelled|modeled|"
                      r"(?:vs|versus|against)\s+(?:the\s+)?measured|measured\s+(?:value|figure|result)s?\s+(?:is|are|was|were)")
     # "serves" as a verb of the run ("serves 64 users"), not inside a word or name ("observes", "first-come-first-serve")
     claim = icase(r"deliver\w*|achiev\w*|\bhits?\b|you\s+get|gets?\s+you|lands?\s+(?:at|around|near)|(?<![-\w])serves?\b|we\s+(?:see|get|measured)|runs?\s+at|decodes?\s+at|reach\w*|"
