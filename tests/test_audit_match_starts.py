@@ -1,6 +1,7 @@
 """A pattern tried only where one of its alternatives can start finds exactly what finditer finds (reading.starts)."""
 
 import re
+from re._constants import MAXREPEAT
 
 import pytest
 from hypothesis import given, settings
@@ -27,9 +28,17 @@ PATTERNS = [
     r"the\s+(?:[\w-]+\s+){0,3}?client|[\w.-]+\.py\b",                  # a rest alternative that starts with a word class
     r"zz[^\n]*$|zz\s+(\w+)\s*\Z",                                      # a match that runs to the end of the text
     r"\x1e\nvllm|vllm\n\x1e",                                          # a match across the block separator
+    r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\brun)|\bvllm",  # run-led alternatives (a path, then .sh)
+    r"\b[\w-]*(?:bench|client)[\w-]*\.(?:py|sh)\b|[a-c]{2,3}zz|[ab]*?yy|\d+\s*x",  # a run of 0+, 2-3 and lazy 0+
+    r".{1,4}tok|[a-z]++\.sh|\bvs\b",                                   # any character; a possessive run
+    r"\b(?:\w+\s+)?(?:runs?|results?)\s+were|(?:\w+[-\s]){1,2}?bench|(?:a|zz\d?)+yy|\d[\d,]*\s+(?:of\s+)?vs",  # groups
+    r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|threads)\s*\||(?m:x)?\bend",       # '^': only at 0; inline flags in a group
+    r"(?m)^\s*tok|vllm",                                                # '^' in a multi-line pattern (left to finditer)
 ]
 
-TEXT = ("vllm serve llama --max-concurrency 16 vs. sglang; compared to tgi, 8 draft tokens, 12 speculative tokens\n"
+TEXT = ("| ngl | threads |\n./scripts/run_bench.sh and cfg.yaml to run, bench_client.py a.sh.sh.sh abczz abbyy yy 3x\n"
+        "two runs were dropped, results were kept, my-own bench, 1,000 of vs, azz3ayy\n"
+        "vllm serve llama --max-concurrency 16 vs. sglang; compared to tgi, 8 draft tokens, 12 speculative tokens\n"
         "measured on the client, timed at the server; client-side ttft <= 200 ms, p99 tpot, aaab aabc abc aaaa ab12c\n"
         "与vLLM相比，吞吐提高2倍。 3 concurrent max_concurrency: 8 the full run client bench.py tokens\n"
         "  vllm serve x\n\x1e\nvllm zz tail words end")
@@ -69,8 +78,18 @@ def test_patterns_with_literal_led_alternatives_get_a_plan_and_the_others_do_not
     assert match_starts(r"(?i)vllm|sglang", 0) is None         # inline flags
     assert match_starts(r"vllm|sglang", re.IGNORECASE) is None  # literals would have to be folded
     assert match_starts(r"(?:vllm)?|sglang", 0) is None        # matches the empty string
-    assert match_starts(r"\d+\s*tok|[a-z]+\s+ms", 0) is None    # no alternative starts with a literal
+    assert match_starts(r"\d+\s*\w|[a-z]+\s+\d", 0) is None    # no alternative starts with (or is led to) a literal
     assert match_starts(r"a\d|b\d", 0) is None                 # one-character literals are no better than re's own skip
+
+
+def test_alternatives_led_by_class_runs_then_a_literal_are_walked_back_from_the_literal():
+    plan = match_starts(r"(?<![\w/.-])[\w./-]+\.sh\b|\b(?:\w+\s+)?(?:runs?|results?)\s+were|\d+\s*x\b", 0)
+    assert [w.literals for w in plan.walks] == [(".sh",), ("result", "run")]
+    assert plan.rest is not None  # the digit-led one ends with a one-character literal: it stays in the rest
+    assert match_starts(r"[\w.]+\.sh|[\w.]+\.py", 0).rest is None  # every alternative walked: no rest to search
+    assert match_starts(r"^\|?\s*(?:\w+\s*\|)*?threads|vllm", 0).walks[0].first_only  # '^' only at 0
+    assert not match_starts(r"^\|?\s*(?:\w+\s*\|)*?threads|vllm", re.M).walks[0].first_only  # (any line's start)
+    assert match_starts(r"(?<![\w.])\d+\s*tokens|vllm", 0).rest is not None  # a digit start: re skips to it itself
 
 
 def test_the_top_level_alternatives_are_split_outside_groups_classes_and_escapes():
@@ -80,7 +99,9 @@ def test_the_top_level_alternatives_are_split_outside_groups_classes_and_escapes
 @settings(max_examples=300, deadline=None, database=None, derandomize=True)
 @given(pieces=st.lists(st.sampled_from(["vs", "vs.", "versus", " ", "\n", "compared", "to", "1", "16", ",", ".", "tok",
                                         "tokens", "draft", "-", "aa", "b", "c", "与", "比", "倍", "\x1e", "client", "-side",
-                                        "zz", "end", "$", "p99", "ttft", "<=", "ms"]), max_size=60))
+                                        "zz", "end", "$", "p99", "ttft", "<=", "ms", "./", "run_", "bench", ".sh", "sh",
+                                        ".yaml", ".yml", "run", "a", "ab", "yy", "x", ".py", "vllm", "_", "runs", "results",
+                                        " were", "|", "ngl", "threads", "of", "zz3"]), max_size=60))
 def test_on_any_text_built_from_the_patterns_own_words_the_matches_are_those_of_finditer(pieces):
     text = "".join(pieces)
     for pattern in PATTERNS:

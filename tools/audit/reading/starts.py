@@ -8,6 +8,9 @@ so a quarter megabyte is a quarter million tries of dozens of alternatives. ``ma
 - a top-level alternative whose every match starts with one of a few literals (after zero-width items:
   ``\\bvs``, ``(?:measured?|observed)\\s+``) can match only where one of them occurs, which ``str.find``
   finds in C;
+- an alternative led by runs of character classes and then such a literal (``[\\w./-]+\\.sh``,
+  ``\\b(?:\\w+\\s+)?(?:runs?|results?)``) can start only where walking back from an occurrence of the literal
+  leads (reading.walkback): a word-class start would otherwise be tried at nearly every position;
 - the other alternatives are searched as one regex (``rest``), behind a first-character skip that ``re``
   runs in C when their first characters leave out the common letters.
 
@@ -26,6 +29,7 @@ from re import _constants as c
 from re import _parser
 
 from .firstchars import first_class, guarded
+from .walkback import Walk, walk_led, walk_starts
 
 __all__ = ["Starts", "match_starts", "matches"]
 
@@ -50,11 +54,12 @@ class _Open(Exception):
 
 @dataclass(frozen=True)
 class Starts:
-    """The literals the literal-led alternatives of a pattern start with, and the other alternatives as one
-    regex (None when every alternative is literal-led)."""
+    """The literals the literal-led alternatives of a pattern start with, the alternatives led by class runs
+    (reading.walkback), and the other alternatives as one regex (None when there are none)."""
 
     literals: tuple[str, ...]
     rest: re.Pattern[str] | None
+    walks: tuple[Walk, ...] = ()
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -119,6 +124,19 @@ def _literal_starts(items: list, prefix: str, out: set[str]) -> None:
         out.add(prefix)
 
 
+def _led_literals(items: list) -> tuple[str, ...] | None:
+    """The literals every match of ``items`` starts with (``_literal_starts``), when all are at least ``_SHORTEST``
+    long and none starts with another one (it occurs only where that one does); else None."""
+    found: set[str] = set()
+    try:
+        _literal_starts(items, "", found)
+    except _Open:
+        return None
+    if not found or min(map(len, found)) < _SHORTEST:
+        return None
+    return tuple(sorted(lit for lit in found if not any(lit != o and lit.startswith(o) for o in found)))
+
+
 def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
     """The alternatives as one regex, behind a first-character skip that ``re`` runs in C
     (``[chars](?<=(?=rest)[\\s\\S])``: a character that can start a match, where the alternatives match),
@@ -144,21 +162,25 @@ def match_starts(pattern: str, flags: int) -> Starts | None:
             return None
         literals: set[str] = set()
         rest: list[str] = []
+        walks: list[Walk] = []
         for alternative in _alternatives(pattern):
+            parsed = _parser.parse(alternative, flags)
             found: set[str] = set()
             try:
-                _literal_starts(list(_parser.parse(alternative, flags)), "", found)
+                _literal_starts(list(parsed), "", found)
             except _Open:
                 found = set()
             if found and min(map(len, found)) >= _SHORTEST:
                 literals |= found
+            elif (walk := walk_led(parsed, flags, _led_literals)) is not None:
+                walks.append(walk)
             else:
                 rest.append(alternative)
-        if not literals:
+        if not literals and not walks:
             return None
         # a literal that starts with another one occurs only where that one does
         kept = tuple(sorted(lit for lit in literals if not any(lit != o and lit.startswith(o) for o in literals)))
-        return Starts(kept, _rest(rest, flags) if rest else None)
+        return Starts(kept, _rest(rest, flags) if rest else None, tuple(walks))
     except (re.error, RecursionError):
         return None
 
@@ -175,22 +197,33 @@ def _occurrences(text: str, literals: tuple[str, ...], lo: int, hi: int) -> list
     return sorted(out)
 
 
+def _starts(text: str, starts: Starts, lo: int, hi: int) -> list[int]:
+    """Positions in [lo, hi) where a literal-led or a walked alternative can start, in increasing order."""
+    found = _occurrences(text, starts.literals, lo, hi)
+    if starts.walks:  # (found for the whole text at once: a walk's starts lie before its literal, in any chunk)
+        found = sorted(set(found).union(*(walk_starts(text, w, _occurrences(text, w.literals, 0, len(text)))
+                                          for w in starts.walks)))
+    return found
+
+
 def matches(rx: re.Pattern[str], starts: Starts, text: str):
     """The matches of ``rx.finditer(text)``, in order, tried only where an alternative of ``rx`` can start.
 
     Why the same: ``finditer`` yields the match of ``rx`` at the least position ``s >= cur`` where ``rx``
     matches, then goes on from its end (``cur``; the match is not empty: ``match_starts`` refuses patterns
     that match the empty string). ``rx`` matches at ``s`` exactly when one of its top-level alternatives
-    does (nothing follows them); a literal-led one only where one of ``starts.literals`` occurs, the others
+    does (nothing follows them); a literal-led one only where one of ``starts.literals`` occurs, one led by class
+    runs only where walking back from one of its literals leads (reading.walkback), the others
     where ``starts.rest`` matches, whose search from ``cur`` gives the least such position. So the least
     ``s`` is the first of these positions, tried in increasing order, where ``rx.match(text, s)`` succeeds,
     and that match is the one ``finditer`` makes there.
     """
     rest, cur = starts.rest, 0
+    chunk = max(len(text), 1) if starts.walks else _CHUNK
     if rest is None:  # every alternative is literal-led: the same loop with no rest match to merge in
         match = rx.match
-        for lo in range(0, len(text), _CHUNK):
-            for s in _occurrences(text, starts.literals, lo, lo + _CHUNK):
+        for lo in range(0, len(text), chunk):
+            for s in _starts(text, starts, lo, lo + chunk):
                 if s >= cur:
                     m = match(text, s)
                     if m is not None:
@@ -198,9 +231,9 @@ def matches(rx: re.Pattern[str], starts: Starts, text: str):
                         cur = m.end()
         return
     following = rest.search(text)  # least start >= cur of a rest alternative
-    for lo in range(0, len(text), _CHUNK):
-        hi = lo + _CHUNK
-        found = _occurrences(text, starts.literals, lo, hi)
+    for lo in range(0, len(text), chunk):
+        hi = lo + chunk
+        found = _starts(text, starts, lo, hi)
         k = 0
         while True:
             while k < len(found) and found[k] < cur:
