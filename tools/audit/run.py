@@ -37,10 +37,6 @@ def audit_benchmark(request: AuditRequest) -> AuditReport:
 def _audit(request: AuditRequest) -> AuditReport:
     """``audit_benchmark``'s work: read the input, pick the reader, judge, report."""
     text, source, suffix = read_source(request)
-    # Same line breaks as the markdown parser (\r\n, \r, \n): str.splitlines() also splits on \x0c, \x85, \u2028...
-    lines = re.split(r"\r\n|\r|\n", text)
-    if lines and lines[-1] == "":
-        lines.pop()
     fmt = request.format
     data: Any = None
     if fmt in ("auto", "manifest", "result"):
@@ -80,6 +76,11 @@ def _audit(request: AuditRequest) -> AuditReport:
         title = " ".join(mask_block(writeup.title or "").split()) or None  # a placeholder headline is no title
         return build_report(source, "markdown", title, items, rules, incons,
                             [Setup(label=label, lines=lines) for label, lines in found_setups], limits)
+    # The lines a manifest or result finding quotes (a write-up's are split by the markdown reader): the same line
+    # breaks as the markdown parser (\r\n, \r, \n); str.splitlines() also splits on \x0c, \x85, \u2028...
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
     if fmt == "manifest":
         if not isinstance(data, dict):
             raise InputFormatError("manifest: expected a mapping at the top level (keys: stack, workload, state, ...)")
