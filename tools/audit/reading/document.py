@@ -18,8 +18,9 @@ from .claims import Claim, table_claims
 from .commands import Command, Flag, parse_commands
 from .firstchars import guarded
 from .found import Spot, _Memo, _Shifted
+from .holding import holding, optional
 from .tables import Table, read_tables
-from .vocabulary import GPU
+from .vocabulary import GPU, GPU_NAMES, GPU_VENDOR
 from .wordindex import WordIndex
 from .masks import blank, mask_block
 from .runs import cut_runs
@@ -183,9 +184,12 @@ class Document:
         accelerator names: each of their matches holds one or the other). A block holding one of the words is
         found through the word index; only the others are searched for an accelerator name."""
         words = set().union(*(self._blocks_with(word) for word in _GPU_WORDS))
-        gate = _lowered("(?:" + GPU + r")", re.IGNORECASE)
-        gate = guarded(gate.pattern, gate.flags) or gate
-        return [i for i, text in enumerate(self.lowers) if i in words or gate.search(text)]
+        # A block holds a name with its optional vendor word exactly when it holds the name (holding.optional): the
+        # names alone are an alternation, whose literal starts ``holding`` finds in all the other blocks at once.
+        gate = _lowered(GPU_NAMES if optional(GPU_VENDOR) else "(?:" + GPU + r")", re.IGNORECASE)
+        others = [i for i in range(len(self.lowers)) if i not in words]
+        named = {i for i, held in zip(others, holding(gate, [self.lowers[i] for i in others])) if held}
+        return [i for i in range(len(self.lowers)) if i in words or i in named]
 
     @functools.cached_property
     def tables(self) -> list[Table]:

@@ -39,7 +39,11 @@ ENGINES: str = "|".join(_DATA["engines"]["patterns"])
 """Inference engine and runtime names (regex alternation)."""
 VERSION: str = _DATA["version"]["pattern"]
 """A version, build number or commit hash."""
-GPU: str = _DATA["accelerators"]["vendor_prefix"] + "(?:" + "|".join(_DATA["accelerators"]["patterns"]) + ")"
+GPU_VENDOR: str = _DATA["accelerators"]["vendor_prefix"]
+"""The vendor word that may come before an accelerator's name (an optional group)."""
+GPU_NAMES: str = "|".join(_DATA["accelerators"]["patterns"])
+"""Accelerator product names (regex alternation)."""
+GPU: str = GPU_VENDOR + "(?:" + GPU_NAMES + ")"
 """An accelerator product name, with an optional vendor word."""
 # ASCII word edges: in Chinese or Japanese text the name touches other word characters ("80G的A800显卡").
 GPU_RX = re.compile(r"(?<![A-Za-z0-9_/.-])" + GPU + r"(?![A-Za-z0-9_])", re.IGNORECASE)
