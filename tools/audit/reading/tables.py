@@ -187,6 +187,9 @@ def _gloss(table: Table, text: str) -> str:
     return table.glossary.get(key) or table.glossary.get(text.strip().lower()) or ""
 
 
+_NUMERIC_HEADER = re.compile(r"\s*\d[\d.,]*\s*")
+
+
 def cell_meaning(table: Table, row: int, col: int) -> tuple[str, str, str]:
     """(column meaning, row meaning, context) for one cell: header and row label with their glossary
     definitions, and the caption and headings above the table."""
@@ -195,7 +198,7 @@ def cell_meaning(table: Table, row: int, col: int) -> tuple[str, str, str]:
     label = cells[0].text if cells else ""
     # A row whose metric sits in a later text column ("| model | dtype | GPUs | ISL/OSL | Time-to-first-token(sec) | 0.1 | ...")
     # under a numeric header (the concurrency levels): the words of the text cells left of the figure label the row.
-    if 0 < col < len(cells) and col < len(table.header) and re.fullmatch(r"\s*\d[\d.,]*\s*", table.header[col].text or ""):
+    if 0 < col < len(cells) and col < len(table.header) and _NUMERIC_HEADER.fullmatch(table.header[col].text or ""):
         words = [c.text for c in cells[1:col] if c.text and not re.search(r"\d", c.text)]
         label = " ".join([label] + words).strip()
     column = (head + " " + _gloss(table, head)).strip()

@@ -6,6 +6,7 @@ joins them into the regular-expression fragments the readers use, once, at impor
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from importlib.resources import files
@@ -69,6 +70,7 @@ def patterns(table: str, key: str) -> str:
     return "|".join(f"(?:{p})" for p in _DATA[table][key])
 
 
+@functools.lru_cache(maxsize=4096)  # (asked for every engine mention: a long write-up names the same few thousands of times)
 def engine_key(name: str) -> str:
     """One spelling per engine: 'TensorRT-LLM', 'trt-llm' and 'TRTLLM' are the same engine."""
     key = re.sub(r"[^a-z0-9.]", "", name.lower())

@@ -54,12 +54,17 @@ class Mixup:
     row_lines: list[int]  # the two rows in the configuration table
 
 
+_MARKS = re.compile(r"[`*_'\"]")
+_NUMBER = re.compile(r"\s*[+\-−]?\d[\d,]*(?:\.\d+)?\s*")
+# (compiled once: these run for every cell of every table)
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"[`*_'\"]", "", text).replace("−", "-").strip().lower()
+    return _MARKS.sub("", text).replace("−", "-").strip().lower()
 
 
 def _number(text: str) -> float | None:
-    m = re.fullmatch(r"\s*[+\-−]?\d[\d,]*(?:\.\d+)?\s*", text.replace("−", "-"))
+    m = _NUMBER.fullmatch(text.replace("−", "-"))
     return float(text.replace(",", "").replace("−", "-")) if m else None
 
 
