@@ -1,4 +1,4 @@
-"""The scanned copies are lower-cased in ASCII only, whichever way the text is lower-cased (reading.document)."""
+"""The scanned copies: lower-cased in ASCII only, and markup marks blanked one for one, however that is done (reading.document)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,3 +14,10 @@ def test_a_text_is_lower_cased_as_the_ascii_translation_table_lowers_it(text):
 
 def test_letters_outside_ascii_keep_their_case():
     assert ascii_lower("H100 \u0130 \u212a \u00c4B") == "h100 \u0130 \u212a \u00c4b"  # (str.lower changes İ, the Kelvin sign, Ä)
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(text=st.text(alphabet=st.sampled_from("*`ab \n|-_"), max_size=40))
+def test_the_marks_are_blanked_one_for_one_as_the_markup_pattern_blanks_them(text):
+    from llm_inference_fundamentals.tools.audit.reading.document import _MARKUP
+    assert text.replace("*", " ").replace("`", " ") == _MARKUP.sub(" ", text)
