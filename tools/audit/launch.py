@@ -97,15 +97,24 @@ def _vaguer(ctx, flags, settings, scripts, runs, bench_runs) -> list:
     partial += _linked_runners(ctx)
     # A runner script named in a sentence about the numbers ("collected from demo/simple_text_demo.py", "generated using
     # latency.py"): its arguments are not in the text (LABELLING.md, batch-1 adjudication: at most partial).
-    partial += [(i, m) for i, m in scripts
-                if not _ACCURACY.search(ctx.d.sentence(i, m)) and (_SCRIPT_MEASURES.search(ctx.d.sentence(i, m)) or
-                                                                   _TIED.search(ctx.d.sentence(i, m)) and _RUN_WITH.search(ctx.d.plains[i][max(0, m.start() - 40):m.start()]))]
+    partial += [(i, m) for i, m in scripts if _produced_the_numbers(ctx, i, m)]
     # A test or benchmark script run by path (python tests/test_flash_mla_decoding.py): a runner, its settings unseen.
     partial += [(i, m) for i, m in runs if not re.search(BENCH_TOOLS, m.group(0), re.I)]
     # A benchmark runner offered in the usage section of the page that reports the numbers ("Run the benchmark script to
     # get TTFT": python benchmark.py --flash ...): not tied to the results, so partial at most (LABELLING.md, batch 1).
     partial += list(bench_runs)
     return partial
+
+
+def _produced_the_numbers(ctx, i: int, m) -> bool:
+    """Whether the script named at ``m`` is said to produce the reported figures: its sentence says it measures one
+    ("`latency.py` evaluates the latency per generated token"), or ties it to the results and runs it ("results
+    obtained by running bench.py"); an accuracy script or a timing utility the authors wrote is no runner."""
+    sentence = ctx.d.sentence(i, m)
+    if _ACCURACY.search(sentence):
+        return False
+    return bool(_SCRIPT_MEASURES.search(sentence)
+                or _TIED.search(sentence) and _RUN_WITH.search(ctx.d.plains[i][max(0, m.start() - 40):m.start()]))
 
 
 _EXAMPLE = re.compile(r"(?i)\be\.g\.|\bfor\s+example\b|\bsuch\s+as\b|例如|比如|如\s*(?:[「“(（]|--)|たとえば|例えば")
