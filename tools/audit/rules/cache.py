@@ -69,23 +69,19 @@ _REUSE_PLAUSIBLE = icase(r"\bmulti[- ]turn\s+(?:conversations?|chats?|sessions?|
 def _reuse_without_prefix_cache(ctx) -> TextFinding:
     """No prefix cache is named: reuse can still shape the figures, through a workload built on it or through
     drafts taken from earlier outputs."""
-    stated = ctx.d.first(_REUSE_MEASURED)
-    if stated:
-        return TextFinding("cache_hit_labeling", "ok", f"the measured workload is stated as one of reuse (line {ctx.d.ev(*_at(stated))[0]})",
-                           ctx.d.evidence([stated]))
-    drafts = ctx.d.first(_HISTORY_DRAFTS)
-    if drafts:
-        return TextFinding("cache_hit_labeling", "unclear", f"suffix decoding (line {ctx.d.ev(*_at(drafts))[0]}) drafts from repeats in "
-                           "earlier prompts and outputs; the state of that history for the reported runs is not stated",
-                           ctx.d.evidence([drafts]), reason="not_stated")
-    avoided = ctx.d.first(_AVOIDS_CACHE)
-    if avoided:
-        return TextFinding("cache_hit_labeling", "ok", f"{said(ctx, avoided)} says the prompts were made to miss any cache",
-                           ctx.d.evidence([avoided]))
-    plausible = ctx.d.first(_REUSE_PLAUSIBLE)
-    if plausible:
-        return TextFinding("cache_hit_labeling", "unclear", f"{said(ctx, plausible)} makes reuse of earlier prompts plausible, and "
-                           "nothing says whether the reported figures hit a cache", ctx.d.evidence([plausible]), reason="not_stated")
+    line = lambda hit: ctx.d.ev(*_at(hit))[0]
+    checks = (  # in this order: the first that the text answers decides
+        (_REUSE_MEASURED, "ok", lambda h: f"the measured workload is stated as one of reuse (line {line(h)})", None),
+        (_HISTORY_DRAFTS, "unclear", lambda h: f"suffix decoding (line {line(h)}) drafts from repeats in earlier prompts and "
+                                               "outputs; the state of that history for the reported runs is not stated", "not_stated"),
+        (_AVOIDS_CACHE, "ok", lambda h: f"{said(ctx, h)} says the prompts were made to miss any cache", None),
+        (_REUSE_PLAUSIBLE, "unclear", lambda h: f"{said(ctx, h)} makes reuse of earlier prompts plausible, and nothing says "
+                                                "whether the reported figures hit a cache", "not_stated"),
+    )
+    for rx, status, why, reason in checks:
+        hit = ctx.d.first(rx)
+        if hit:
+            return TextFinding("cache_hit_labeling", status, why(hit), ctx.d.evidence([hit]), reason=reason)
     return TextFinding("cache_hit_labeling", "not_applicable", "no prefix-cache reuse in the write-up")
 
 
