@@ -1187,3 +1187,12 @@ def test_gpt_oss_named_with_its_size_is_one_checkpoint():
     # openai publishes gpt-oss-20b and gpt-oss-120b, one checkpoint each (no base or instruct split)
     assert items("# Results\n\ngpt-oss-20b with vLLM 0.10.1 on 1x H100: 41 tok/s.\n")["model_artifact"] == "declared"
     assert items("# Results\n\ngpt-oss with vLLM 0.10.1 on 1x H100: 41 tok/s.\n")["model_artifact"] == "partial"
+
+
+def test_a_llama_bench_settings_header_makes_launch_command_partial_wherever_the_table_starts():
+    # the '| ngl | threads |' header was read only at the very start of the scanned text (its alternative lacked
+    # multi-line mode; found in the speed review): a llama-bench printout under another line names the same settings
+    text = ("# Results\n\nLlama-2-7B Q4_0 on an RTX-4080 with llama.cpp b3000: 131 t/s.\n\n```\nbuild: 1a2b3c4 (3000)\n"
+            "| model | size | backend | ngl | threads | test | t/s |\n| --- | --- | --- | --- | --- | --- | --- |\n"
+            "| llama 7B Q4_0 | 3.56 GiB | CUDA | 100 | 8 | tg128 | 131.2 |\n```\n")
+    assert items(text)["launch_command"] == "partial"

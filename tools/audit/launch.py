@@ -66,7 +66,7 @@ _SETTINGS = icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtl
                   # threads, offloaded layers and flash attention of a llama.cpp-style run, cores of an
                   # accelerator ("4 threads", "| ngl | threads |", "Flash attention enabled", "4 线程")
                   r"\b\d+\s+(?:CPU\s+)?threads\b|\bthreads?\s*[=:]\s*\d|\d+\s*线程|"
-                  r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|n_gpu_layers|threads)\s*\||"
+                  r"(?m:^)\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|n_gpu_layers|threads)\s*\||"
                   r"flash[- ]?attention\s+(?:is\s+|was\s+)?(?:enabled|disabled|on|off)\b|"
                   r"\bnum(?:ber\s+of)?[\s_-]cores?\s*[=:]?\s*\d|"
                   # engine settings in prose: parallelism, replicas, disaggregated workers
