@@ -53,3 +53,22 @@ def test_a_look_up_reads_the_blocks_of_its_kinds_in_its_view():
             assert doc._readable(kinds, scope) == expected
     assert doc._readable(("paragraph",), "run") is doc._readable(("paragraph",), "run")  # kept per kinds and view
     assert doc._lengths == [len(p) for p in doc.plains] == [len(t) for t in doc.lowers]
+
+
+def test_a_document_whose_scans_were_read_in_part_is_freed_when_dropped_without_the_collector():
+    # A scan left part-read (first) is kept in the document; it must not hold the document back, or each audit's
+    # document (blocks, tables, matches) waits for a cyclic collection instead of going when the audit returns.
+    import gc
+    import weakref
+
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        doc = Document(parse_writeup(TEXT))
+        assert doc.first(GPU) is not None
+        gone = weakref.ref(doc)
+        del doc
+        assert gone() is None
+    finally:
+        if was_on:
+            gc.enable()

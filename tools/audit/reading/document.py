@@ -380,11 +380,14 @@ class Document:
                                     for i, b in enumerate(self.w.blocks)]
         return self._readables[key]
 
-    def _scan(self, rx: re.Pattern[str], texts: list[str], chosen: list[int], view, plan: Starts | None = None):
+    @staticmethod
+    def _scan(rx: re.Pattern[str], texts: list[str], chosen: list[int], view, plan: Starts | None = None):
         """Matches of ``rx`` in the ``chosen`` blocks, at most MAX_HITS, yielded as found. Blocks are scanned joined in
         batches (one regex call per batch, not per block: a megabyte of short blocks is otherwise mostly call overhead),
         with a ``plan`` only where an alternative of ``rx`` can start (reading.starts: the same matches); a match running
-        across two blocks is dropped, offsets are relative to each block, and a block is read up to MAX_SCAN characters."""
+        across two blocks is dropped, offsets are relative to each block, and a block is read up to MAX_SCAN characters.
+        (Static: a part-read scan is kept in ``_hits``, and one holding the document would make each document a reference
+        cycle, freed only by the cyclic collector, not when the audit returns.)"""
         found = 0
         for batch in (chosen[k:k + 512] for k in range(0, len(chosen), 512)):
             starts, parts, at = [], [], 0
