@@ -32,9 +32,8 @@ def observation_point(ctx) -> TextFinding:
                r"as\s+seen\s+by\s+the\s+(?:client|user)|engine[- ](?:side|metrics|logs)|/metrics\s+endpoint|prometheus|in-process|"
                # a named client script or driver that sends the requests is a client-side load script (LABELLING.md)
                r"\b[\w-]*(?:bench|client|load|stress|driver|request|perf|latency|speed|timing|efficiency)[\w-]*\.(?:py|sh)\b|\bbenchmark\s+(?:driver|script|client|harness)\b|"
-               # tools and printouts that time their own runs: llama.cpp's timings, evalscope perf, asiai, vllm-benchmark;
-               # a timer around the forward call; the client's first streamed chunk (batches 6-10)
-               r"llama_print_timings|llama_perf_context_print|\bevalscope\s+perf\b|\basiai\b|\bvllm-benchmark\b|"
+               # a timer around the forward call; the client's first streamed chunk (batches 6-10). Tools that time their
+               # own runs (llama.cpp's printout, evalscope perf, asiai, ...) are _DEFINING_TOOLS, read below.
                r"(?:synchronize\(\)|time\.time\(\)|time\.perf_counter\(\))|first\s+(?:SSE\s+)?chunk|"
                r"\b(?:simulated\s+)?(?:clients?|users?)\s+(?:\w+\s+)?(?:send|sent|sends|sending|issue[sd]?|submit(?:ted|s)?)\s+(?:\w+\s+)?requests\b|"
                r"\bsimulated\s+(?:clients|users)\b|"
