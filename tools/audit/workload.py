@@ -127,7 +127,7 @@ def prompt_length(ctx) -> TextFinding:
                 return TextFinding("prompt_length", "declared",
                                    f"public dataset {cite(ctx, named, 1)} with its prompt count: {count.why.split(': ', 1)[-1]}",
                                    ctx.d.evidence(named[:1]) + count.evidence[:1])
-    partial = [] if declared else [s["hit"] for s in spans if s["vague"] or s["cap"]] + [h for found in vaguer for h in found]
+    partial = unless_declared(declared, [s["hit"] for s in spans if s["vague"] or s["cap"]], *vaguer)
     return status_of(ctx, "prompt_length", declared, partial, "prompt length in tokens",
                      "prompt length stated in tokens", "prompt length vague or only the dataset is named")
 
