@@ -477,3 +477,19 @@ def test_a_datasheet_peak_the_text_doubts_can_be_reached_is_labelled_as_a_bound(
     text = ("# calm\n\n| model | tok/s |\n|---|---|\n| Llama2 7B fp8 | 158 |\n\nRTX 4090 has a peak bandwidth of ~1008 GB/s, "
             "however it's unclear if a peak higher than ~950 GB/s is attainable in practice.\n")
     assert rule(text, "evidence_class").status != "violation"
+
+
+def test_a_bare_token_rate_of_one_local_generation_is_its_generation_speed():
+    # real/batch7/m_candle_issue1939.md l.5-6 (SOURCES.md: huggingface/candle issue #1939): one RTX 2080, one
+    # generation, the headline rate with no tokens named; the labeller: "generated tokens per second of one generation"
+    text = ("On the cuda backend, performance is roughly comparable with llama.cpp, that's what I get on my RTX 2080.\n"
+            "- Candle: 69.4 token/s.\n- Llama.cpp: 73.2 token/s.\n\nBoth generate 100 tokens from the same prompt.\n")
+    # LABELLING.md throughput_basis: ok when the basis is stated or evident
+    assert rule(text, "throughput_basis").status == "ok"
+    # several streams, or a rate spread over several GPUs, leave the tokens open again
+    for other in (text + "\nWe also ran 8 concurrent requests.\n", text.replace("my RTX 2080", "8x H100"),
+                  text.replace("token/s", "tokens/s per GPU")):
+        assert rule(other, "throughput_basis").status == "unclear", other
+    # and so does a write-up that never says it generates anything (a prompt-processing rate is a token rate too)
+    assert rule(text.replace("Both generate 100 tokens from the same prompt.", "Same prompt."),
+                "throughput_basis").status == "unclear"
