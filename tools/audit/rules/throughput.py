@@ -11,8 +11,7 @@ from ..reading.mentions import ratio_claims, figures, tool_named
 from ..reading.streams import ANY_CONCURRENCY, ONE_STREAM, SEVERAL_STREAMS
 from ..findings import TextFinding, said
 from ..reading.tables import cell_meaning
-from ..stack import gpu_counts
-from .timing import _SINGLE_SEQUENCE_TOOLS
+from .timing import _SINGLE_SEQUENCE_TOOLS, one_local_stream
 
 __all__ = ["cell_labels", "goodput_slo", "throughput_basis"]
 
@@ -75,10 +74,9 @@ def throughput_basis(ctx) -> TextFinding:
                               r"single\s+(?:user|session|chat\s+session|request|stream)|"
                               r"batch\s+size\s+(?:of\s+)?1\b|concurrency\s+(?:of\s+)?1\b|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|all\s+sessions")) \
         or tool_named(ctx) or ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
-    if unlabeled and not ctx.d.first(ANY_CONCURRENCY, scope="any") and not ctx.d.first(_SPREAD, scope="any") \
-            and not any(n > 1 for n, *_ in gpu_counts(ctx)) and ctx.d.first(_GENERATES, scope="any"):
-        # nothing runs two streams at once or spreads over GPUs (llama.cpp on a laptop, one generation in a browser):
-        # a bare token rate is that one stream's generation speed, the basis evident (LABELLING.md: "or evident")
+    if unlabeled and one_local_stream(ctx):
+        # a bare token rate of one local generation is that stream's generation speed, the basis evident
+        # (LABELLING.md: "stated or evident")
         return TextFinding("throughput_basis", "ok", f"the token rate {said(ctx, unlabeled[0])} names no tokens, but nothing "
                            "in the write-up runs more than one stream at a time or on more than one GPU: it is one "
                            "stream's generation speed", ctx.d.evidence(unlabeled[:1]))
@@ -106,14 +104,6 @@ def throughput_basis(ctx) -> TextFinding:
                            ctx.d.evidence(figs[:1]))
     return TextFinding("throughput_basis", "unclear", f"the rate {said(ctx, figs[0])} names the tokens it counts but not "
                        "whether it is aggregate or per session", ctx.d.evidence(figs[:2]))
-
-
-_SPREAD = icase(r"per[- ]GPU|/\s*GPU\b|offline\s+(?:throughput|inference|batch)")
-"""Rates spread over GPUs or taken offline (a batch at once): not one stream's speed, even where no concurrency is named."""
-
-
-_GENERATES = icase(r"generat|decod|\beval\s+(?:rate|time)|生成|解码|デコード")
-"""The write-up speaks of generating tokens: a bare rate of its one stream is that generation's speed."""
 
 
 def _around(ctx, i: int, m) -> str:

@@ -8,8 +8,9 @@ import re
 
 from ..reading.lexicon import icase
 from ..reading.mentions import figures, ratio_claims, tool_named
-from ..reading.streams import ONE_STREAM, ONE_USER, PER_STREAM, SEVERAL_STREAMS
+from ..reading.streams import ANY_CONCURRENCY, ONE_STREAM, ONE_USER, PER_STREAM, SEVERAL_STREAMS
 from ..findings import TextFinding, said
+from ..stack import gpu_counts
 
 __all__ = ["observation_point", "tpot_definition"]
 
@@ -123,6 +124,22 @@ def _one_user_decode(ctx) -> list:
     if not ctx.d.first(ONE_USER) or ctx.d.first(SEVERAL_STREAMS):
         return []
     return decode_rates(ctx) + [h for h in ratio_claims(ctx) if h[2] == "decode"]
+
+
+_SPREAD = icase(r"per[- ]GPU|/\s*GPU\b|offline\s+(?:throughput|inference|batch)")
+"""Rates spread over GPUs or taken offline (a batch at once): not one stream's speed, even where no concurrency is named."""
+_GENERATES = icase(r"generat|decod|\beval\s+(?:rate|time)|生成|解码|デコード")
+
+
+def one_local_stream(ctx) -> bool:
+    """Whether the write-up evidently runs one stream on one device: it speaks of generating tokens, and nothing in it
+    runs two streams at once (no batch, concurrency, users or request rate), spreads a rate over GPUs, runs offline, or
+    counts more than one GPU (llama.cpp on a laptop, one generation in a browser)."""
+    key = "one_local_stream"
+    if key not in ctx.cache:
+        ctx.cache[key] = bool(ctx.d.first(_GENERATES, scope="any")) and not ctx.d.first(ANY_CONCURRENCY, scope="any") \
+            and not ctx.d.first(_SPREAD, scope="any") and not any(n > 1 for n, *_ in gpu_counts(ctx))
+    return ctx.cache[key]
 
 
 def single_stream_rates(ctx) -> list:
