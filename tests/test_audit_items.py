@@ -1196,3 +1196,12 @@ def test_a_llama_bench_settings_header_makes_launch_command_partial_wherever_the
             "| model | size | backend | ngl | threads | test | t/s |\n| --- | --- | --- | --- | --- | --- | --- |\n"
             "| llama 7B Q4_0 | 3.56 GiB | CUDA | 100 | 8 | tg128 | 131.2 |\n```\n")
     assert items(text)["launch_command"] == "partial"
+
+
+def test_a_price_per_million_tokens_is_not_a_hub_id():
+    # real/batch11/x_devfloor_llama4_serving_ko.md l.41 (SOURCES.md): "$0.28~$0.35/1M tokens" was quoted as the exact
+    # checkpoint; a Hub owner is a name, not a number
+    text = ("Llama 4 Scout on Trainium2 costs $0.28~$0.35/1M tokens vs $0.85 on H100; p50 TTFT 120 ms.\n")
+    found = [f for f in report(text).items if f.id == "model_artifact"][0]
+    assert found.status == "partial" and "0.35/1M" not in found.why
+    assert items(text.replace("Llama 4 Scout", "meta-llama/Llama-4-Scout-17B-16E"))["model_artifact"] == "declared"

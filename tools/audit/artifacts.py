@@ -39,13 +39,16 @@ _NOT_MODEL = re.compile(r"(?i)^(?:For[A-Z]\w*|Model\b|Tokenizer|Config|Attention
 # openai/gpt-oss-20b and -120b, no base or instruct split).
 _ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox|gpt-oss)-\d")
 _FILE = re.compile(r"(?i)\.(?:py|json|ya?ml|md|txt|sh|cpp|h|cu|png|jpg)$")
+_NUMBER_OWNER = re.compile(r"[\d.,]+/")
+"""A number before the slash is a price or a ratio ("$0.35/1M tokens"), not a Hub owner."""
 _ENGINE_NAME = icase(r"(?:" + ENGINES + r")(?![\w.-]*\d+(?:\.\d+)?\s?[bm]\b)")
 """An engine named after a model family ("llama.cpp", "mistral.rs", "llamafile"): not a model."""
 
 
 def _exact_hits(ctx) -> list:
     out = [h for h in ctx.d.hits(_HUB) if not h[1].group(0).lower().startswith(("http", "github"))
-           and not _FILE.search(h[1].group(0)) and not _DRAFTER.search(h[1].group(0))]
+           and not _FILE.search(h[1].group(0)) and not _DRAFTER.search(h[1].group(0))
+           and not _NUMBER_OWNER.match(h[1].group(0))]
     out += list(ctx.d.hits(_WEIGHTS_FILE)) + list(ctx.d.hits(_TAG))
     out += ctx.d.flag_hits("model_artifact", when=lambda v: is_artifact(v) and not _DRAFTER.search(v))
     return out
