@@ -507,6 +507,18 @@ def test_a_setup_whose_weights_are_only_a_bit_width_leaves_the_format_partial():
     assert items(text)["weight_format"] == "partial"
 
 
+def test_bit_widths_written_run_together_or_as_bits_per_weight_are_open_too():
+    # real/batch9/r_ikllama_pr94_graph_cache.md l.18-21 (SOURCES.md): Q4_0 rows beside a '2-bpw TriLM' row whose
+    # scheme is open; real/batch6/i_zerollama_multiuser_zh.md: '4bit模型' beside q8_0 runs
+    text = ("| model | test | t/s (main) | t/s (PR) |\n|---|---|---|---|\n| llama 8B Q4_0 | tg128 | 123.55 | 125.60 |\n"
+            "| llama 2-bpw TriLM | tg128 | 1570.51 | 1754.54 |\n\nMeasured on one RTX 4080.\n")
+    assert items(text)["weight_format"] == "partial"
+    assert items(text.replace("2-bpw", "Q2_K"))["weight_format"] == "declared"
+    # a width beside the engine whose format it is ('exllamav2 4.0bpw' is EXL2) is not open
+    tweet = "Just got 180 tok/s on Llama-3-8B on a single 4090 with exllamav2 4.0bpw, batch 1.\n"
+    assert items(tweet)["weight_format"] == "declared"
+
+
 def test_a_bit_width_stated_with_its_scheme_or_in_a_placeholder_row_is_not_open():
     # SOURCES.md e_tinychat_readme: mit-han-lab/llm-awq tinychat/README.md, l.72 (cut): 'INT4 ... applies AWQ' on one line
     text = ("# TinyChat\n\nThe FP16 baseline decodes at 52 tokens/s; the INT4 implementation applies AWQ and decodes at "

@@ -36,8 +36,8 @@ _KV_QUANT = re.compile(r"kv[-_ ]?cache\s+(?:\w+\s+){0,2}?(?:quantiz|dtype|precis
 _COMPUTE = re.compile(r"(?i)(?:multiplication|matmul|gemm|compute|computation|arithmetic|accumulat\w*|math)\s+(?:is\s+|are\s+)?(?:done\s+|performed\s+)?in\s+$")
 _NOT_WEIGHTS = re.compile(r"(?i)\s+(?:logits?|buffers?|accumulat\w*|activations?|scores?|softmax|workspace|master\s+weights|gradients?|optimizer)\b")
 _TODO = re.compile(r"\b(?:TODO|TBD|XXX)\b")
-_WIDTH = icase(r"(?<![\w.-])\d{1,2}[- ]bits?\b(?![- ](?:kv|cache|activation))")
-_WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|marlin|nf4|w\d+a\d+")
+_WIDTH = icase(r"(?<![\w.-])(?:\d{1,2}[- ]?bits?|\d(?:\.\d+)?[- ]?bpw)\b(?![- ](?:kv|cache|activation))")
+_WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|exllama|marlin|nf4|w\d+a\d+")
 
 
 def tokenizer(ctx) -> TextFinding:
