@@ -288,6 +288,21 @@ def test_hardware_in_a_setup_section_or_summary_covers_every_result():
     assert items(text)["hardware"] == "declared"
 
 
+def test_one_accelerator_and_count_in_the_whole_write_up_covers_every_result():
+    # real/batch11/w_sglang_cutedsl_ar_fusion.md l.76-97, l.137-141 (SOURCES.md, cut): 'Hardware: 8x B300, single node'
+    # under Results; a later section's prose quotes the figures. The only machine named is every result's machine.
+    text = ("# AR fusion\n\n## Results\n\nModel: `nvidia/GLM-5.2-NVFP4`, hidden size 6144.\n"
+            "Hardware: 8x B300, single node. Workload: 1024 input and 1024 output tokens.\n\n### TP8\n\n"
+            "| batch | stock | cute-dsl + bound | speedup |\n|---|---|---|---|\n| 1 | 5.91 | 5.64 | **1.047x** |\n"
+            "| 512 | 36.63 | 32.47 | **1.128x** |\n\nRange 1.021x to 1.128x. Mean 1.050x.\n\n## Where the gain comes from\n\n"
+            "The fusion wins below the bound, where it is worth about 1.05x at TP8. The bound\n"
+            "wins above it, where it is worth up to 1.12x.\n")
+    assert items(text)["hardware"] == "declared"
+    # a second accelerator model or a second count leaves the later result's machine open (or in conflict)
+    for other in (text.replace("at TP8.", "at TP8 on H100."), text.replace("at TP8.", "on 4x B300.")):
+        assert items(other)["hardware"] == "partial", other
+
+
 def test_a_count_written_as_hardware_is_not_a_speedup_result():
     text = "# A vs B\n\n## What changed\n\nHardware: 4x H100 SXM 80GB, TP=4.\n\n## Results\n\n| engine | TTFT p50 (ms) |\n|---|---|\n| A | 310 |\n"
     assert items(text)["hardware"] == "declared"
