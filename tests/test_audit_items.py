@@ -1103,6 +1103,18 @@ def test_engine_settings_stated_without_a_command_make_the_launch_command_partia
         assert items(text)["launch_command"] == "partial", text
 
 
+def test_graph_capture_compile_mode_and_expert_parallel_degree_are_engine_settings():
+    # real/batch11/w_sglang_dwdp_rocm.md l.79-80 ('graph capture disabled'), real/batch11/x_torchao_sparsity_readme.md l.17
+    # (torch.compile="max_autotune"), real/batch8/q_ttmetal_tt_transformers_perf.md ('(DP=4)' rows): settings, no command
+    for text in ("# DWDP\n\nConfiguration: DeepSeek-R1 MXFP4, 8 GPUs, graph capture disabled, concurrency 128.\n\n"
+                 "| backend | TTFT (ms) |\n|---|---|\n| DEP | 2210 |\n",
+                 "# sparsity\n\nsam ViT-h on an NVIDIA-A100-80GB, batch_size=32, `torch.compile=\"max_autotune\"`: 1.16x faster.\n",
+                 "# perf\n\n| model | device | t/s/u |\n|---|---|---|\n| Llama-3.1-8B | N300 (DP=4) | 25.1 |\n"):
+        assert items(text)["launch_command"] == "partial", text
+    # the prefix-cache state is an item of its own (prefix_cache_state), like the dtype: no engine setting here
+    assert items("# Cache\n\nPrefix caching is disabled. Llama-3.1-8B on one H100: TTFT 41 ms.\n")["launch_command"] == "missing"
+
+
 def test_a_compute_backend_named_for_the_runs_makes_kernels_partial():
     # backends are partial (batches 1, 6, 7 adjudications): real/batch7/m_mistralrs_issue903.md l.18 ('--features metal'),
     # real/batch9/s_chinese_llama_alpaca3_readme_zh.md l.272 ('Apple M3 Max（Metal）'), real/batch9/s_exllama_readme.md l.58

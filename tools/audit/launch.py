@@ -72,6 +72,11 @@ _SETTINGS = icase(r"default\s+(?:settings|flags|arguments|args|config\w*)|\btrtl
                   # engine settings in prose: parallelism, replicas, disaggregated workers
                   r"テンソル並列|张量并行|并行策略|数据并行|流水线并行|"
                   r"\b\d+\s+(?:prefill|decode)\s+(?:pods?|workers?|instances?|nodes?)\b|"
+                  # graphs switched on or off, compile modes, expert and data parallel degrees (a cache state is an item
+                  # of its own, prefix_cache_state, like the dtype)
+                  r"(?:cuda\s+)?graph\s+capture\s+(?:is\s+|was\s+)?(?:enabled|disabled|on|off)\b|"
+                  r"cuda[- ]?graphs?\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:enabled|disabled|on|off)\b|max[-_]autotune|"
+                  r"\b(?:EP|DP)\s*=?\s*\d+\b|"
                   # a named runner script or config the runs launch with (LABELLING.md, batch-3: partial)
                   r"(?<![\w/.-])[\w./-]+\.sh\b|\b[\w./-]+\.ya?ml\b(?=[^\n]{0,60}\b(?:launch|serv|start|run)\w*)|"
                   r"(?:launch\w*|serv\w*|start\w*|runs?)\b[^\n.]{0,40}\b[\w./-]+\.ya?ml\b")
