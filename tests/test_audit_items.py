@@ -84,6 +84,16 @@ def test_item_reasons_quote_the_statement_they_rest_on():
     assert "(l.3)" in found["engine_revision"].why
 
 
+def test_item_reasons_quote_whole_numbers_not_the_first_digit_a_pattern_stops_at():
+    # real/batch3/e_omniserve_readme.md l.250 and real/batch7/m_zhilight_benchmarks.md l.26 (SOURCES.md): quoted as
+    # 'input context length is 1' and 'Prompt length: 2' before
+    why = {f.id: f.why for f in report("# QServe\n\nThe input context length is 1024 tokens; output 512 tokens on one "
+                                       "A100: 3,485 tok/s.\n").items}["prompt_length"]
+    assert "'input context length is 1024' (l.3)" in why
+    why = {f.id: f.why for f in report("# ZhiLight\n\nPrompt length: 2.8k, output 512, on one RTX 4090: TTFT 310 ms.\n").items}
+    assert "'Prompt length: 2.8k' (l.3)" in why["prompt_length"]
+
+
 # ---------------------------------------------------------------- engine_revision
 
 

@@ -8,6 +8,7 @@ once (engine names, token spans, figures) is not searched again by the next item
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -64,13 +65,24 @@ def missing_finding(ctx: Context, item: str, what: str) -> TextFinding:
     return TextFinding(item, "missing", f"no {what} found")
 
 
+_NUMBER_TAIL = re.compile(r"(?:[\d,]*\d)?(?:\.\d+)?[kKmM]?(?![A-Za-z])|")
+"""The rest of a number after its first digit ("024" of "1024", ",000" of "6,000", "k" of "2.8k")."""
+
+
 def cite(ctx: Context, hits, limit: int = 2) -> str:
     """The matched words of the first ``hits`` with their lines ("'--max-concurrency 64' (l.12)"), so that a
     finding's reason names the statement it rests on."""
     out: list[str] = []
     for i, m in list(hits)[:16]:
         # a regex match may come from the lower-cased copy: quote the author's spelling at the same offsets
-        text = m.group(0) if type(m).__name__ == "Spot" else ctx.d.plains[i][m.start():m.end()]
+        if type(m).__name__ == "Spot":
+            text = m.group(0)
+        else:
+            # a pattern that stops at a number's first digit ('input context length is 1') quotes the whole number
+            end = m.end()
+            if end > m.start() and ctx.d.plains[i][end - 1].isdigit():
+                end = _NUMBER_TAIL.match(ctx.d.plains[i], end).end()
+            text = ctx.d.plains[i][m.start():end]
         words = " ".join(str(text).split())
         if len(words) > 70:
             words = words[:67] + "..."
