@@ -932,6 +932,21 @@ def test_an_output_sequence_length_equals_value_is_the_requested_length():
     assert items(text)["output_length_requested"] == "declared"
 
 
+def test_output_lengths_in_more_spellings_of_real_write_ups_are_the_requested_length():
+    # real/batch7/m_zhilight_benchmarks.md l.27, real/batch8/q_ryzenai_llm_overview.txt l.226,
+    # real/batch11/w_sglang_session_hicache_latency.md l.35, real/batch8/q_optimum_neuron_guidellm_guide.md l.125
+    head = "# Results\n\nLlama-3.1-8B on 1x A100 with vLLM 0.6.3: 31 ms TPOT.\n\n"
+    for said in ("- Output token length: 750", "All speedups use an output sequence length (OSL) of 64.",
+                 "```\npython bench.py --initial-tokens 1024 --output-tokens 128\n```",
+                 '```\nguidellm --data "prompt_tokens=15900,generated_tokens=450"\n```'):
+        assert items(head + said + "\n")["output_length_requested"] == "declared", said
+    # a 'New_tokens' column (real/batch8/q_rknn_llm_benchmark.md l.9) and a llama-bench 'TG 128' column
+    # (real/batch11/w_ikllama_pr375_warmup.md l.104) give the length each row asked for
+    for table in ("| Model | Seqlen | New_tokens | TTFT(ms) | Tokens/s |\n|---|---|---|---|---|\n| Qwen2 0.5B | 128 | 64 | 143 | 42.6 |\n",
+                  "| N_KV | PP 512 t/s | TG 128 t/s |\n|---|---|---|\n| 0 | 1201.3 | 88.4 |\n"):
+        assert items(head + table)["output_length_requested"] == "declared", table
+
+
 def test_an_offline_runner_is_the_launch_command_and_a_usage_benchmark_script_is_partial():
     # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0): llm_bench loads and runs the model itself
     text = ("# MNN K3\n\n## 1. 性能结论\n\nprefill 512 tokens: 54.49 tok/s.\n\n## 2.3 通用测试命令\n\n```bash\n./llm_bench \\\n"

@@ -137,7 +137,7 @@ _PUBLIC_DATASET = icase(r"(?<![A-Za-z-])(?:" + patterns("public_datasets", "patt
 
 def output_length_requested(ctx) -> TextFinding:
     flags = icase(r"(?:" + OUTPUT_LEN_FIXED + "|" + OUTPUT_LEN_CAP + r")" + OUTPUT_LEN_IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
-                  r"\btg\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL)
+                  r"\btg\s?\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL)
     spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "requested"]
     capped = icase(r"(?:output|generation|completion|response|answer)\s+(?:length|len)s?\b[^.\n]{0,60}?"
                    r"(?:capped|limited|max(?:imum)?|at\s+most|up\s+to)\b[^.\n]{0,40}?\d[\d,]*")

@@ -43,7 +43,7 @@ IN_OUT_LABEL = r"\b(?:input|prompt|ISL)\s*/\s*(?:output|OSL)(?:\s+(?:tokens|leng
 # or a cap the request sets ("max_tokens=64", "Max Tokens: 200", "Set max_tokens to 10", "max_out_len = 4000",
 # "max_new_tokens是1024"), then the words between the setting and its value. Read by output_length_requested and
 # steady_decode alike.
-OUTPUT_LEN_FIXED = r"(?:--random-output-len|--output-len|--sharegpt-output-len|--osl|random_output_len|output_len)"
+OUTPUT_LEN_FIXED = r"(?:--random-output-len|--output-len|--output-tokens|--sharegpt-output-len|--osl|random_output_len|output_len|generated_tokens)"
 OUTPUT_LEN_CAP = (r"(?:max_tokens|max_new_tokens|max-tokens|max-new-tokens|--max-tokens|num_predict|max_out(?:put)?_len|"
                   r"max\s+(?:new\s+|output\s+)?tokens)")
 OUTPUT_LEN_IS = r"(?:" + IS + r"|\s+to\s+|\s*(?:是|为|设为|设置为)\s*)"
