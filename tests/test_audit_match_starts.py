@@ -139,3 +139,16 @@ def test_the_audit_of_a_labelled_write_up_is_the_same_with_and_without_the_start
     report = audit_benchmark(AuditRequest(text=text)).model_dump()
     monkeypatch.setattr(document, "match_starts", lambda pattern, flags: None)
     assert audit_benchmark(AuditRequest(text=text)).model_dump() == report
+
+
+def test_start_literals_no_block_holds_are_dropped_and_the_hits_stay_the_same(monkeypatch):
+    text = "# Run\n\nvllm serve on H100 vs. sglang, 8x A100; 16 concurrent tokens\n\n| a | b |\n|---|---|\n| H100 | 2 |\n"
+    doc = Document(parse_writeup(text))
+    plan = match_starts(r"\bvs\.?\b|\bversus\b|\bH100\b|\bGaudi\b|compared\s+to", 0)
+    assert doc._held(plan).literals == ("H100", "vs")  # (an upper-case literal looked up lower-cased)
+    patterns = HIT_PATTERNS + [re.compile(r"\bversus\b|\bvs\b|tgi|(\d+)x\s+(?:A100|MI300X)|\bGaudi\s+\d"),
+                               re.compile(r"sglang|lmdeploy\s+serve|tensorrt-llm", re.I)]
+    found = [_hits(doc, rx) for rx in patterns]
+    monkeypatch.setattr(Document, "_held", lambda self, plan: plan)
+    assert found == [_hits(Document(parse_writeup(text)), rx) for rx in patterns]
+    assert all(found[3:])

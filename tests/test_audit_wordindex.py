@@ -1,5 +1,8 @@
 """The word index answers 'which blocks hold this literal' exactly as a search of every block would."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from llm_inference_fundamentals.tools.audit.reading.wordindex import WordIndex
 
 BLOCKS = [
@@ -42,3 +45,24 @@ def test_each_word_lists_the_blocks_holding_it_in_order_and_the_vocabulary_keeps
             naive.setdefault(word, []).append(i)
     assert {w: b for w, b in index._blocks.items()} == naive
     assert index._vocab.split("\n")[1:-1][:3] == list(index._blocks)[:3]
+
+
+PIECES = ["vllm", "vl", "lm", "llama", ".cpp", "-", "--max", "-num", " ", "\n", "\x1e", "tok/s", "a", "ab", "b", "1",
+          "比", "相比", "_", "x"]
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(texts=st.lists(st.lists(st.sampled_from(PIECES), max_size=10).map("".join), max_size=6),
+       literal=st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join),
+       joint=st.sampled_from(["\n\x1e\n", "", " ", "-"]))
+def test_a_literal_said_to_be_held_nowhere_is_in_no_text_nor_in_any_join_of_them(texts, literal, joint):
+    if not WordIndex(texts).may_hold(literal):
+        assert not any(literal in text for text in texts)
+        assert literal not in joint.join(texts)
+
+
+def test_a_literal_whose_word_pieces_are_all_inside_words_may_be_held():
+    index = WordIndex(BLOCKS)
+    assert index.may_hold("measure") and index.may_hold("--max-num") and index.may_hold("--")
+    assert index.may_hold("cpp and llama")  # (each piece is in some word: no promise that the whole is)
+    assert not index.may_hold("sglang") and not index.may_hold("max-sglang")

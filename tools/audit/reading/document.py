@@ -8,6 +8,7 @@ in offsets computed once per block, so the cost per match does not grow with the
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import re
@@ -351,7 +352,7 @@ class Document:
             texts = self.plains
             if rx.flags & re.IGNORECASE:
                 rx, texts = _lowered(rx.pattern, rx.flags), self.lowers
-            plan = match_starts(rx.pattern, rx.flags)  # where its matches can start (the same matches, fewer tries)
+            plan = self._held(match_starts(rx.pattern, rx.flags))  # where its matches can start (the same matches, fewer tries)
             rx = guarded(rx.pattern, rx.flags) or rx  # same matches, positions that cannot start one skipped
             view = self._views[scope] if scope != "any" else None
             readable, lengths = self._readable(kinds, scope), self._lengths
@@ -365,6 +366,15 @@ class Document:
                         break
             self._hits[key] = _Memo(self._scan(rx, texts, chosen, view, plan))
         return iter(self._hits[key])
+
+    def _held(self, plan: Starts | None) -> Starts | None:
+        """``plan`` without the start literals no block holds (``WordIndex.may_hold``): a literal that occurs nowhere
+        starts no match, and each one costs a search of every chunk a pattern reads. The same positions are tried."""
+        if plan is None or not plan.literals:
+            return plan
+        may_hold = self._words.may_hold
+        kept = tuple(lit for lit in plan.literals if may_hold(ascii_lower(lit)))
+        return plan if len(kept) == len(plan.literals) else dataclasses.replace(plan, literals=kept)
 
     @functools.cached_property
     def _lengths(self) -> list[int]:

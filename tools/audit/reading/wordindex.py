@@ -40,6 +40,7 @@ class WordIndex:
         self._vocab = "\n" + "\n".join(blocks) + "\n"
         self._pieces: dict[str, set[int]] = {}
         self._found: dict[str, list[int]] = {}
+        self._held: dict[str, bool] = {}
 
     def _piece(self, piece: str) -> set[int]:
         """Blocks holding ``piece`` (word characters only) anywhere inside a word."""
@@ -53,6 +54,16 @@ class WordIndex:
                 pos = vocab.find(piece, end)
             self._pieces[piece] = found
         return found
+
+    def may_hold(self, literal: str) -> bool:
+        """False when no text can hold ``literal``, nor any join of the texts (whatever the separator): one of its
+        word pieces is inside no word (a piece of an occurrence lies inside one word of the text, or, where the
+        occurrence runs over a join, at the end or start of one). True says only that each piece is in some word.
+        One search of the vocabulary per piece, kept: no look at the texts."""
+        held = self._held.get(literal)
+        if held is None:
+            held = self._held[literal] = all(piece in self._vocab for piece in _WORD.findall(literal))
+        return held
 
     def blocks_with(self, literal: str) -> list[int]:
         """Indices of the blocks holding ``literal``, in document order (kept per literal)."""
