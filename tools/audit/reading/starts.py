@@ -29,6 +29,7 @@ from re import _constants as c
 from re import _parser
 
 from .firstchars import first_class, guarded
+from .possessive import settled
 from .walkback import Walk, walk_led, walk_starts
 
 __all__ = ["Starts", "match_starts", "matches"]
@@ -140,12 +141,14 @@ def _led_literals(items: list) -> tuple[str, ...] | None:
 def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
     """The alternatives as one regex, behind a first-character skip that ``re`` runs in C
     (``[chars](?<=(?=rest)[\\s\\S])``: a character that can start a match, where the alternatives match),
-    when their first characters leave out the word characters; else behind their first-character guard."""
+    when their first characters leave out the word characters; else behind their first-character guard. Runs that
+    can give nothing back are possessive (reading.possessive: the same matches, no backtracking into them)."""
     pattern = "|".join(alternatives)
     chars = first_class(pattern, flags)
     if chars is None or any(broad in chars for broad in _BROAD):
-        return guarded(pattern, flags) or re.compile(pattern, flags)
-    return re.compile("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
+        guard = guarded(pattern, flags)
+        return settled(guard.pattern if guard else pattern, flags)
+    return settled("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
 
 
 @functools.cache
