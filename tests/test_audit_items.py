@@ -947,6 +947,18 @@ def test_output_lengths_in_more_spellings_of_real_write_ups_are_the_requested_le
         assert items(head + table)["output_length_requested"] == "declared", table
 
 
+def test_evalscope_perf_flags_and_its_total_requests_row_declare_the_workload():
+    # real/batch8/q_selfllm_gptoss_evalscope_zh.md l.72-75 and l.209 (SOURCES.md): evalscope perf's --number is the
+    # requests sent and --parallel the workers (modelscope/evalscope docs, stress_test/parameters.md)
+    head = "# gpt-oss-20b on one H20\n\nvLLM 0.10.1 serves the model; TTFT p50 0.21 s, 1,850 tok/s.\n\n"
+    command = "```bash\nevalscope perf --parallel 1 10 --number 5 20 --model gpt-oss-20b --max-tokens 1024\n```\n"
+    found = items(head + command)
+    assert (found["request_count"], found["concurrency"], found["output_length_requested"]) == ("declared",) * 3
+    printout = "```\n| Number of concurrency | 5 |\n| Total requests | 100 |\n| Succeed requests | 100 |\n```\n"
+    assert items(head + printout)["request_count"] == "declared"
+    assert items(head)["request_count"] == "missing"
+
+
 def test_an_offline_runner_is_the_launch_command_and_a_usage_benchmark_script_is_partial():
     # alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md (Apache-2.0): llm_bench loads and runs the model itself
     text = ("# MNN K3\n\n## 1. 性能结论\n\nprefill 512 tokens: 54.49 tok/s.\n\n## 2.3 通用测试命令\n\n```bash\n./llm_bench \\\n"
