@@ -700,6 +700,15 @@ def test_single_batch_decoding_and_a_chinese_batch_size_of_one_declare_the_concu
     assert items(text)["concurrency"] == "declared"
 
 
+def test_a_batch_size_written_as_one_word_or_a_single_sequence_declares_the_concurrency():
+    # real/batch11/x_torchao_floatx_readme.md l.52 ('batchsize=1'), real/batch8/o_ktransformers_ascend_dsr1_zh.md l.3
+    # ('Batchsize=4'), real/batch11/x_calm_readme.md l.78 ('for a single sequence') (SOURCES.md)
+    for said in ("measured in a latency optimized way (batchsize=1)", "Batchsize=4 on one Atlas 800I A2 node",
+                 "auto-regressive prediction for a single sequence"):
+        text = f"# Speed\n\nLlama-3-8B fp6 on one A100, {said}: 108 tokens/s.\n"
+        assert items(text)["concurrency"] == "declared", said
+
+
 def test_operations_running_sequentially_are_no_load_level():
     # apple/ml-recurrent-drafter recurrent_drafting/mlx/experiments/README.md (Apache-2.0): MLX lazy evaluation, not request load
     text = ("# ReDrafter on MLX\n\nReDrafter speeds up generation 1.37x on an M1 Max.\n\nThe code may appear to be executing "

@@ -296,8 +296,8 @@ def concurrency(ctx) -> TextFinding:
                r"\b\d+\s+(?:virtual\s+users|VUs)\b|virtual\s+users\s+\d+\s*(?:->|→|to)\s*\d+|"
                r"\b\d+\s+(?:running|active)\s+(?:sequences|requests|streams)|\b\d+\s+(?:sequences|requests|conversations|sessions|streams)\s+in[- ]flight|\b\d+\s+concurrent\b|[\d}\]]\s*\}?\s+concurrent\s+(?:users|requests|clients|sessions|streams)|"
                r"(?:\bat|rate\s+of)\s+\d+(?:\.\d+)?\s*(?:req(?:uest)?s?\s*/\s*s\b|requests?\s+per\s+second)|\b(?:QPS|RPS)\s*(?:of\s*|[=:]\s*)?\d|\bbatch\s+(?:of\s+)?\d+\b|"
-               r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams|sequences)|batch[- _]sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
-               r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session)\b|"
+               r"\b\d+\s+(?:simultaneous|parallel)\s+(?:users|requests|sessions|clients|streams|sequences)|batch[- _]?sizes?\s*(?:of\s*|[=:]\s*)?\d+|"
+               r"\bbs\s*=\s*\d+|one\s+(?:request\s+)?at\s+a\s+time|one\s+by\s+one|\bsingle\s+(?:user|request|stream|session|chat\s+session|sequence)\b|"
                # requests sent one after another; "tensor operations executing sequentially" is no load
                r"(?:requests?|prompts?|queries|questions)\b[^.\n]{0,30}?\bsequentially\b|\b(?:sent|issued|submitted|processed|run)\s+sequentially\b|"
                r"--max-num-seqs[\s=]+\d+(?=[^\n]*bench)|"
