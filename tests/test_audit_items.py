@@ -144,8 +144,15 @@ def test_a_project_page_that_installs_its_own_software_names_the_engine_without_
     results = "# MoE-Infinity\n\n## Performance\n\n| System | per-token latency (s) |\n|---|---|\n| MoE-Infinity | 0.85 |\n\n"
     assert items(results + "## Installation\n\n```\npip install moe-infinity\n```\n")["engine_revision"] == "partial"
     assert items(results + "## 安装\n\n```\npip install bminf\n```\n")["engine_revision"] == "partial"
-    # a results page with nothing installed and no engine named leaves the software missing
-    assert items(results + "## Notes\n\nMeasured on 1x A5000.\n")["engine_revision"] == "missing"
+    # a results page that names no software at all was measured with something: its own code, unversioned
+    # (real/batch11/x_torchao_floatx_readme.md l.52 'using the scripts in _models/llama', real/batch8/
+    # q_rknn_llm_benchmark.md; labellers said partial on 7 of 13 such pages of batches 1-11)
+    found = {f.id: f for f in report(results + "## Notes\n\nMeasured on 1x A5000.\n").items}["engine_revision"]
+    assert found.status == "partial" and "MoE-Infinity | 0.85" in found.why and "(l.7)" in found.why
+    # results from hosted model APIs name no serving software: missing (self-written blind4_arena_speed.md)
+    hosted = ("# Speed board\n\nSpeed is the median output tokens per second from each model's default API provider.\n\n"
+              "| model | speed (tok/s) | provider |\n|---|---|---|\n| gpt-4.1 | 96 | OpenAI |\n")
+    assert items(hosted)["engine_revision"] == "missing"
 
 
 def test_an_engine_named_only_in_the_usage_sections_is_named_without_a_version():
@@ -200,7 +207,10 @@ def test_a_kernel_or_engine_thanked_in_the_acknowledgements_is_not_one_the_runs_
             "* Lightning AI for supporting pytorch and work in flash attention, int8 quantization, and LoRA fine-tuning.\n"
             "* GGML for driving forward fast, on device inference of LLMs\n* vLLM for the PagedAttention idea\n")
     s = items(text)
-    assert (s["kernels"], s["engine_revision"]) == ("missing", "missing")
+    # (the engine is the page's own gpt-fast code, unversioned: partial, as its labeller said; the thanked vLLM is
+    # not named as the engine)
+    assert s["kernels"] == "missing"
+    assert s["engine_revision"] == "partial" and "vLLM" not in {f.id: f for f in report(text).items}["engine_revision"].why
 
 
 def test_a_kernel_in_a_capability_sentence_is_not_a_kernel_of_the_runs():

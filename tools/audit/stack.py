@@ -9,6 +9,7 @@ import re
 from .artifacts import model_artifact
 from .formats import format_mentions, kv_format, tokenizer, weight_format
 from .launch import launch_command
+from .reading.anchors import anchors
 from .reading.cells import in_run
 from .reading.document import Spot
 from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
@@ -16,7 +17,7 @@ from .reading.mentions import compares
 from .reading.statements import capability, glued
 from .reading.vocabulary import ENGINES, FAMILIES, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
-from .findings import TextFinding, cite, partial_where_uncovered, run_setting, status_of
+from .findings import TextFinding, cite, partial_where_uncovered, quote_anchor, run_setting, status_of
 from .reading.flagvalues import definite
 
 __all__ = ["engine_mentions", "engine_revision", "format_mentions", "gpu_conflict", "gpu_counts", "hardware", "kernels", "kv_format", "launch_command", "model_artifact", "tokenizer", "weight_format"]
@@ -63,6 +64,17 @@ def engine_revision(ctx) -> TextFinding:
             return TextFinding("engine_revision", "partial", f"no engine is named; the page installs its own software "
                                f"({cite(ctx, own, 1)}), which the runs used, and gives it no version or commit",
                                ctx.d.evidence(own))
+        results = anchors(ctx)
+        if not partial and results and not ctx.d.first(_HOSTED, scope="any"):
+            # Results measured with software the page never names: a project's own code (its README, its docs page, its
+            # pull request) run without a version or commit. Labellers read 7 of 13 such pages in batches 1-11 as
+            # partial (3 missing, 3 declared by a version this reader does not find); results from hosted APIs name no
+            # serving software at all.
+            first = results[0]
+            return TextFinding("engine_revision", "partial",
+                               f"no engine is named for the results (first: {quote_anchor(ctx, first)}); the software that "
+                               "produced them, the page's own if anything, has no version or commit",
+                               [ctx.d.ev(first.block, first.start)])
     if declared:
         # A pin elsewhere does not cover "the latest vLLM": that engine's version is left open.
         loose = [(i, m) for i, m in engine_mentions(ctx) if vague_version(ctx.d.plains[i], m.start())] + loose_pins
@@ -80,6 +92,10 @@ def engine_revision(ctx) -> TextFinding:
                                ctx.d.evidence(unpinned + declared))
     return status_of(ctx, "engine_revision", declared, partial, "engine name with version",
                      "engine version or commit pinned", "engine named without a version, commit or image tag")
+
+
+# Results from hosted model APIs ("each model's default API provider", "OpenAI API"): no serving software is the page's.
+_HOSTED = icase(r"\bAPI\s+(?:providers?|endpoints?)\b|\bproviders?\b[^.\n]{0,40}\bAPI\b|\bhosted\s+(?:APIs?|models?|endpoints?)\b")
 
 
 # A section that installs or builds the page's own software ("## Installation", "### Build", "## 安装").
