@@ -175,6 +175,14 @@ def test_a_kernel_library_measured_on_its_own_page_is_software_without_a_version
     assert items(text)["engine_revision"] == "partial"
 
 
+def test_webllm_with_its_package_version_is_a_pinned_engine():
+    # real/batch6/i_webllm_issue773.md l.17 (SOURCES.md): '@mlc-ai/web-llm version: 0.2.80', MLC's in-browser engine
+    text = ("# WebLLM tokens/sec\n\n### Environment\n\n- @mlc-ai/web-llm version: 0.2.80\n- Browser: Chrome 144\n\n"
+            "RTX 4090: ~46 tokens/sec generating with Llama-3.1-8B-Instruct-q4f16_1-MLC.\n")
+    assert items(text)["engine_revision"] == "declared"
+    assert items(text.replace("version: 0.2.80", "(latest)"))["engine_revision"] == "partial"
+
+
 def test_an_engine_named_by_its_command_name_is_that_engine():
     # SOURCES.md f_fastllm_benchmark_zh: ztxz16/fastllm docs/benchmark.md @43cef01, l.1-11 (cut): 'ftllm' is
     # fastllm's command; the engine is named, with no version -> partial
