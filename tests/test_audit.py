@@ -120,6 +120,21 @@ def test_capacity_read_as_served_load_is_a_violation_but_a_flag_alone_is_not_app
     assert status(audit_benchmark(AuditRequest(path=str(DATA / "vllm_launch_codeblock.md"))), "capacity_vs_workload").status == "not_applicable"
 
 
+def test_a_table_column_of_capacities_is_a_capacity_figure_kept_apart_from_the_workload():
+    # real/batch7/l_litertlm_readme.md l.39-47 and real/batch11/w_sglang_session_hicache_latency.md l.45 (SOURCES.md):
+    # a 'Context size' column and a 'GPU / CPU capacity (tokens)' row, the measured workload stated apart
+    text = ("# LiteRT-LM\n\nModel | Quantization | Context size\n:--- | :---: | :---:\nGemma3-1B | 4-bit per-channel | 4096\n\n"
+            "The benchmark is measured with 1024 tokens prefill and 256 tokens decode: 2,585 tok/s prefill on a Galaxy S24.\n")
+    found = status(audit_text(text), "capacity_vs_workload")
+    assert found.status == "ok" and "'Context size: 4096' (line 5)" in found.why
+    text = ("# HiCache\n\n| metric | off | on |\n|---|---|---|\n| TTFT p50 (ms) | 412 | 198 |\n"
+            "| GPU / CPU capacity (tokens) | 32,768 / 52,429 | 32,768 / 52,480 |\n\n16 concurrent conversations, 96 requests.\n")
+    assert status(audit_text(text), "capacity_vs_workload").status == "ok"
+    # a column of what ran ('input length') is workload, not capacity
+    assert status(audit_text(text.replace("GPU / CPU capacity (tokens)", "input length")), "capacity_vs_workload").status \
+        == "not_applicable"
+
+
 def test_two_different_gpu_counts_are_reported():
     r = audit_benchmark(AuditRequest(path=str(DATA / "inconsistent_gpu.md")))
     assert len(r.inconsistencies) == 1

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from ..reading.lexicon import icase
 from ..findings import TextFinding, said
+from ..reading.cells import cell_hits
 
 __all__ = ["capacity_vs_workload"]
+
+_CAPACITY_LABEL = icase(r"\bcontext\s+(?:size|length|window)\b|\bcache\s+length\b|\bcapacity\s*\(tokens?\)|"
+                        r"\bmax(?:imum)?[\s_-]*(?:context|model)[\s_-]*len(?:gth)?\b|上下文长度")
+"""Table headers whose cells are capacities (a configured or supported context, a KV pool in tokens)."""
 
 # the lines of vLLM's start-up log that report a capacity ("GPU KV cache size: 52,960 tokens", "Maximum concurrency for
 # 16,384 tokens per request: 3.23x", "# GPU blocks: 3310")
@@ -41,6 +46,9 @@ def capacity_vs_workload(ctx) -> TextFinding:
                     r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
                     r"in\s+practice|users\s+at\s+full|(?:serve|run|handle|support)s?\b(?:[^.\n]|\.\d){0,60}?\bat\s+(?:its\s+|the\s+)?(?:full|max(?:imum)?)\s+(?:\d+\s*k\s+)?context|that\s+means\s+one|so\s+(?:one|the\s+server|it)\s+(?:can\s+)?(?:serve|support|handle)")
     found = [h for h in ctx.d.hits(cap, kinds=prose + ("table",))]
+    if not found:
+        # a table column or row of capacities: 'Context size', 'cache length', 'GPU / CPU capacity (tokens)' (batches 7-11)
+        found = cell_hits(ctx, _CAPACITY_LABEL, scope="any")[:2]
     code_cap = [h for h in ctx.d.hits(cap, kinds=("code",))]
     if not found:
         # A capacity flag quoted in prose is only a flag, unless the same paragraph reads it as served load
@@ -74,6 +82,7 @@ def capacity_vs_workload(ctx) -> TextFinding:
     # LABELLING.md: ok when the write-up keeps capacity and measured workload apart; a capacity figure that no
     # sentence reads as served load or as what the benchmark ran is kept apart
     i, m = found[0]
+    quoted = m.group(0) if type(m).__name__ == "Spot" else ctx.d.sentence(i, m)  # a table cell quotes its label too
     return TextFinding("capacity_vs_workload", "ok",
-                       f"the capacity figure '{' '.join(ctx.d.sentence(i, m).split())[:80]}' (line {ctx.d.ev(i, m.start())[0]}) "
+                       f"the capacity figure '{' '.join(quoted.split())[:80]}' (line {ctx.d.ev(i, m.start())[0]}) "
                        "is not presented as served load or as what the benchmark ran", ctx.d.evidence(found[:2]))
