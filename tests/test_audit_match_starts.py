@@ -146,8 +146,12 @@ def test_start_literals_no_block_holds_are_dropped_and_the_hits_stay_the_same(mo
     doc = Document(parse_writeup(text))
     plan = match_starts(r"\bvs\.?\b|\bversus\b|\bH100\b|\bGaudi\b|compared\s+to", 0)
     assert doc._held(plan).literals == ("H100", "vs")  # (an upper-case literal looked up lower-cased)
+    walked = match_starts(r"\b(?:\w+\s+)?(?:runs?|results?)\s+were|[\w./-]+\.sh\b|(?:\w+[-\s]){1,2}?sglang|\bvs\b", 0)
+    assert [w.literals for w in walked.walks] == [("result", "run"), (".sh",), ("sglang",)]
+    assert [w.literals for w in doc._held(walked).walks] == [("run",), ("sglang",)]  # ('# Run'; no 'result', no '.sh')
     patterns = HIT_PATTERNS + [re.compile(r"\bversus\b|\bvs\b|tgi|(\d+)x\s+(?:A100|MI300X)|\bGaudi\s+\d"),
-                               re.compile(r"sglang|lmdeploy\s+serve|tensorrt-llm", re.I)]
+                               re.compile(r"sglang|lmdeploy\s+serve|tensorrt-llm", re.I),
+                               re.compile(r"\b(?:\w+\s+)?(?:runs?|results?)\s+were|[\w./-]+\.sh\b|(?:\w+[-\s]){1,2}?sglang|\bvs\b")]
     found = [_hits(doc, rx) for rx in patterns]
     monkeypatch.setattr(Document, "_held", lambda self, plan: plan)
     assert found == [_hits(Document(parse_writeup(text)), rx) for rx in patterns]

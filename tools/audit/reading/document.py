@@ -8,7 +8,6 @@ in offsets computed once per block, so the cost per match does not grow with the
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import re
@@ -26,7 +25,7 @@ from .wordindex import WordIndex
 from .masks import blank, mask_block
 from .runs import cut_runs
 from .scope import RUN_SCOPES, classify_blocks, scope_views, sentence_masks
-from .starts import Starts, match_starts, matches
+from .starts import Starts, match_starts, matches, narrowed
 
 __all__ = ["MAX_HITS", "MAX_SCAN", "SENTENCE_REACH", "Document", "Spot"]
 
@@ -368,13 +367,10 @@ class Document:
         return iter(self._hits[key])
 
     def _held(self, plan: Starts | None) -> Starts | None:
-        """``plan`` without the start literals no block holds (``WordIndex.may_hold``): a literal that occurs nowhere
-        starts no match, and each one costs a search of every chunk a pattern reads. The same positions are tried."""
-        if plan is None or not plan.literals:
-            return plan
+        """``plan`` without the literals no block holds (``WordIndex.may_hold``; starts.narrowed): the same positions
+        are tried, and a literal that occurs nowhere costs no search of every chunk a pattern reads."""
         may_hold = self._words.may_hold
-        kept = tuple(lit for lit in plan.literals if may_hold(ascii_lower(lit)))
-        return plan if len(kept) == len(plan.literals) else dataclasses.replace(plan, literals=kept)
+        return narrowed(plan, lambda lit: may_hold(ascii_lower(lit)))
 
     @functools.cached_property
     def _lengths(self) -> list[int]:

@@ -22,7 +22,9 @@ therefore those of ``finditer``; only the positions where no alternative can mat
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import operator
 import re
 from dataclasses import dataclass
 from re import _constants as c
@@ -32,7 +34,7 @@ from .firstchars import first_class, guarded
 from .possessive import settled
 from .walkback import Walk, walk_led, walk_starts
 
-__all__ = ["Starts", "match_starts", "matches"]
+__all__ = ["Starts", "match_starts", "matches", "narrowed"]
 
 _ZERO_WIDTH = (c.AT, c.ASSERT, c.ASSERT_NOT)
 _REPEATS = (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT)
@@ -186,6 +188,24 @@ def match_starts(pattern: str, flags: int) -> Starts | None:
         return Starts(kept, _rest(rest, flags) if rest else None, tuple(walks))
     except (re.error, RecursionError):
         return None
+
+
+def narrowed(starts: Starts | None, may_occur) -> Starts | None:
+    """``starts`` without the literals ``may_occur`` says occur nowhere in the text to be read: a literal-led start
+    that does not occur starts no match, and a walk none of whose literals occurs starts nothing (it is dropped).
+    The same positions are tried; each literal left out is a search of every chunk saved."""
+    if starts is None:
+        return starts
+    kept = tuple(lit for lit in starts.literals if may_occur(lit))
+    walks = []
+    for walk in starts.walks:
+        if walk.first_only:
+            walks.append(walk)
+        elif held := tuple(lit for lit in walk.literals if may_occur(lit)):
+            walks.append(walk if len(held) == len(walk.literals) else dataclasses.replace(walk, literals=held))
+    if len(kept) == len(starts.literals) and len(walks) == len(starts.walks) and all(map(operator.is_, walks, starts.walks)):
+        return starts
+    return dataclasses.replace(starts, literals=kept, walks=tuple(walks))
 
 
 def _occurrences(text: str, literals: tuple[str, ...], lo: int, hi: int) -> list[int]:
