@@ -31,7 +31,7 @@ from re import _constants as c
 from re import _parser
 
 from .firstchars import first_class, guarded
-from .possessive import settled
+from .searchform import search_form
 from .walkback import Walk, walk_led, walk_starts
 
 __all__ = ["Starts", "match_starts", "matches", "narrowed"]
@@ -143,14 +143,15 @@ def _led_literals(items: list) -> tuple[str, ...] | None:
 def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
     """The alternatives as one regex, behind a first-character skip that ``re`` runs in C
     (``[chars](?<=(?=rest)[\\s\\S])``: a character that can start a match, where the alternatives match),
-    when their first characters leave out the word characters; else behind their first-character guard. Runs that
-    can give nothing back are possessive (reading.possessive: the same matches, no backtracking into them)."""
+    when their first characters leave out the word characters; else behind their first-character guard. Only where
+    it matches is read: it is compiled in its search form (reading.searchform: alike alternatives share their start,
+    runs that can give nothing back are possessive)."""
     pattern = "|".join(alternatives)
     chars = first_class(pattern, flags)
     if chars is None or any(broad in chars for broad in _BROAD):
         guard = guarded(pattern, flags)
-        return settled(guard.pattern if guard else pattern, flags)
-    return settled("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
+        return search_form(guard.pattern if guard else pattern, flags)
+    return search_form("[" + chars + "](?<=(?=" + pattern + r")[\s\S])", flags)
 
 
 @functools.cache
