@@ -433,6 +433,21 @@ def test_steady_decode_reads_the_requested_length_as_the_output_length_item_does
     assert (finding.status, finding.reason) == ("unclear", "ambiguous") and "256" in finding.why
 
 
+def test_steady_decode_reads_every_spelling_the_output_length_item_reads():
+    # real/batch6/i_autogptq_readme_zh.md l.41 ('强制模型生成512个 token'), real/batch10/v_dashinfer_cpu_perf.md
+    # ('Output length: 128'), real/batch8/q_rknn_llm_benchmark.md l.9 (a 'New_tokens' column): long enough outputs
+    for text in ("# 推理速度\n\n文本输入的 batch size 为1，强制模型生成512个 token，速度单位为 tokens/s。\n\n"
+                 "| model | GPU | fp16 | gptq-int4 |\n|---|---|---|---|\n| llama-7b | 1xA100-40G | 18.87 | 25.53 |\n",
+                 "# CPU\n\nOne sequence on a Xeon, Output length: 128. Decode 14.2 tokens/s per sequence.\n",
+                 "# RK3588\n\n| Model | Seqlen | New_tokens | TTFT(ms) | Decode tokens/s |\n|---|---|---|---|---|\n"
+                 "| Qwen2 0.5B | 128 | 64 | 143 | 42.6 |\n"):
+        assert rule(text, "steady_decode").status == "ok", text
+    # a cap over lengths that vary ("capped at the reference response, at most 2,048") is not the output length
+    text = ("# Eval\n\nShareGPT requests, the output length capped at the length of the reference response (at most 2,048). "
+            "TPOT p50 14.2 ms at one user.\n")
+    assert rule(text, "steady_decode").status == "unclear"
+
+
 def test_a_per_token_figure_defined_in_other_words_or_printed_by_its_tool_has_its_definition():
     # real/batch10/u_ngkore_vllm_bench.md l.23, real/batch2/c_nanoflow_readme.md l.59, real/batch6/i_webllm_issue773.md l.45,
     # real/batch3/e_tinychat_readme.md l.77, real/batch6/i_llamacpp_pr5322.md l.17

@@ -136,6 +136,25 @@ _PUBLIC_DATASET = icase(r"(?<![A-Za-z-])(?:" + patterns("public_datasets", "patt
 
 
 def output_length_requested(ctx) -> TextFinding:
+    declared = requested_output_hits(ctx)
+    spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "requested"]
+    partial = [s["hit"] for s in spans if s["vague"]]
+    loose = ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d"))
+    if not declared and ctx.d.first(EOS_IGNORED):
+        # Outputs forced past EOS run to the requested length, so a stated completed length states it too.
+        declared = [s["hit"] for s in token_spans(ctx) if s["sub"] == "completed" and not s["vague"]]
+        if declared:
+            declared.append(ctx.d.first(EOS_IGNORED))
+    return status_of(ctx, "output_length_requested", declared, unless_declared(declared, partial, loose), "requested output length (max_tokens)",
+                     "requested output length stated (or fixed: EOS ignored and completed length given)",
+                     "requested output length vague")
+
+
+def requested_output_hits(ctx) -> list:
+    """Every statement of a requested output length in the runs (flags, phrases, table cells, tool data specs): what
+    output_length_requested declares and what steady_decode reads the requested length from."""
+    if "requested_output" in ctx.cache:
+        return list(ctx.cache["requested_output"])
     flags = icase(r"(?:" + OUTPUT_LEN_FIXED + "|" + OUTPUT_LEN_CAP + r")" + OUTPUT_LEN_IS + r"\d+|(?<![\w-])-n\s*[=: ]\s*\d+|\bOSL\b\s*[=:/]?\s*\d|"
                   r"\btg\s?\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL)
     spans = [s for s in token_spans(ctx) if s["kind"] == "output" and s["sub"] == "requested"]
@@ -150,16 +169,8 @@ def output_length_requested(ctx) -> TextFinding:
     declared += list(ctx.d.hits(phrases("output_length_requested")))
     declared += ctx.d.flag_hits("extra_inputs", when=lambda v: extra_value(v, "max_tokens") is not None)
     declared += ctx.d.flag_hits("guidellm_data", when=lambda v: extra_value(v, "output_tokens") is not None)
-    partial = [s["hit"] for s in spans if s["vague"]]
-    loose = ctx.d.hits(icase(r"(?:short|long)\s+(?:outputs|replies|responses|completions)|\bOSL\b\s*[=:]?\s*(?:~|≈|about|around|roughly)\s*\d"))
-    if not declared and ctx.d.first(EOS_IGNORED):
-        # Outputs forced past EOS run to the requested length, so a stated completed length states it too.
-        declared = [s["hit"] for s in token_spans(ctx) if s["sub"] == "completed" and not s["vague"]]
-        if declared:
-            declared.append(ctx.d.first(EOS_IGNORED))
-    return status_of(ctx, "output_length_requested", declared, unless_declared(declared, partial, loose), "requested output length (max_tokens)",
-                     "requested output length stated (or fixed: EOS ignored and completed length given)",
-                     "requested output length vague")
+    ctx.cache["requested_output"] = declared
+    return list(declared)
 
 
 _STAT = re.compile(r"\b(?:mean|avg|average|median|p\d{2}(?:\.\d+)?|min|max)\b|平均|中位", re.I)

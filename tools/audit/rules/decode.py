@@ -8,7 +8,7 @@ import re
 from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, OUTPUT_LEN_CAP, OUTPUT_LEN_FIXED, OUTPUT_LEN_IS, icase
 from ..reading.mentions import ratio_claims, decode_rates, figures
 from ..findings import TextFinding, said
-from ..workload import request_number, token_spans
+from ..workload import request_number, requested_output_hits, token_spans
 
 __all__ = ["steady_decode"]
 
@@ -24,7 +24,7 @@ def steady_decode(ctx) -> TextFinding:
     if not rates:
         return TextFinding("steady_decode", "not_applicable", "no decode-rate figure (TPOT, ms/token, decode tok/s)")
     spans = [s for s in token_spans(ctx) if s["kind"] == "output"]
-    flag = icase(OUTPUT_LEN_FIXED + OUTPUT_LEN_IS + r"(\d+)|\btg(\d{2,})\b|" + OUTPUT_LEN_CAP + OUTPUT_LEN_IS + r"(\d+)")
+    flag = icase(OUTPUT_LEN_FIXED + OUTPUT_LEN_IS + r"(\d+)|\btg\s?(\d{2,})\b|" + OUTPUT_LEN_CAP + OUTPUT_LEN_IS + r"(\d+)")
     fixed, caps, done = [], [], []
     requests = request_number(ctx)
     for s in spans:
@@ -50,7 +50,7 @@ def steady_decode(ctx) -> TextFinding:
     else:
         fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
     pool = done or fixed
-    stated = _requested_flags(ctx) + _requested_phrases(ctx)  # requested lengths, read once
+    stated = _requested_flags(ctx) + _requested_stated(ctx)  # requested lengths, read once
     if pool:
         # LABELLING.md: <= 32 tokens cannot show steady decode; 33-63 is ambiguous; >= 64 is enough. When the stated
         # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
@@ -145,15 +145,17 @@ def _requested_flags(ctx) -> list[tuple[float, tuple]]:
     return out
 
 
-def _requested_phrases(ctx) -> list[tuple[float, tuple]]:
-    """(length, hit) of each requested output length stated in words ("1024 input length, and 128 output length",
-    "输出长度 512"), read as output_length_requested reads them (tools/audit/data/labels.json)."""
-    from ..reading.cells import phrases
-
+def _requested_stated(ctx) -> list[tuple[float, tuple]]:
+    """(length, hit) of each requested output length the output_length_requested item reads (phrases such as
+    "输出长度 512" or "强制模型生成512个 token", a 'New_tokens' column, '--output-tokens 128'), where the statement holds
+    one plain number: the same vocabulary for the item and for this rule."""
     out = []
-    for i, m in ctx.d.hits(phrases("output_length_requested")):
-        numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", m.group(0))
-        if len(numbers) == 1 and "k" not in m.group(0).lower():
+    for i, m in requested_output_hits(ctx):
+        text = m.group(0) if type(m).__name__ == "Spot" else ctx.d.plains[i][m.start():m.end()]
+        numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", text)
+        if re.search(r"(?i)\bcapped\b|\blimited\b|\bat\s+most\b|\bup\s+to\b", text):
+            continue  # "capped at the reference length, at most 2,048": a bound over lengths that vary, not the length
+        if len(numbers) == 1 and not re.search(r"\d\s?k\b", text, re.I):  # '2k' is not a plain number
             out.append((float(numbers[0].replace(",", "")), (i, m)))
     return out
 
