@@ -50,7 +50,7 @@ def steady_decode(ctx) -> TextFinding:
     else:
         fixed = [x for x in fixed if x[0] not in {v for v, _ in caps}]
     pool = done or fixed
-    stated = _requested_flags(ctx) + _requested_stated(ctx)  # requested lengths, read once
+    stated = [x for x in _requested_flags(ctx) + _requested_stated(ctx) if not _not_decode_length(ctx, *x)]  # read once
     if pool:
         # LABELLING.md: <= 32 tokens cannot show steady decode; 33-63 is ambiguous; >= 64 is enough. When the stated
         # lengths disagree (a sweep with a few short rows), the short rows alone do not carry the claim: ambiguous.
