@@ -1128,6 +1128,18 @@ def test_an_engine_named_after_a_model_family_is_not_a_model():
     assert "llama.cpp" not in finding.why and "mistral.rs" not in finding.why
 
 
+def test_runs_counted_without_how_they_were_combined_are_a_partial_aggregation_rule():
+    # real/batch5/g_vllm_pr7117.md l.14 ('Main branch (3 trials)'), real/batch7/n_jan_trtllm_blog.md l.60 ('5 batches of
+    # 10 runs each'), real/batch11/w_ikllama_pr375_warmup.md l.64 ('a single measurement'), real/batch8/
+    # o_llmd_sglang_qwen3_32b.md l.22 ('Summary across the full ladder')
+    for said in ("Main branch (3 trials): 1,021 tok/s; this PR (3 trials): 1,036 tok/s.",
+                 "We ran 5 batches of 10 runs each, per inference engine: 51.6 tok/s.",
+                 "sweep-bench takes a single measurement per point: 88.4 t/s at N_KV 0.",
+                 "Summary across the full ladder (rates 3 → 60): 1,850 tok/s output throughput."):
+        assert items(f"# Results\n\nLlama-3.1-8B on one H100. {said}\n")["aggregation_rule"] == "partial", said
+    assert items("# Results\n\nLlama-3.1-8B on one H100: 1,021 tok/s.\n")["aggregation_rule"] == "missing"
+
+
 def test_a_mean_speed_up_or_maximum_speed_without_what_it_is_over_is_a_partial_aggregation_rule():
     # real/batch4/f_mistralrs_v090_cpu.md l.19 (SOURCES.md: EricLBuehler/mistral.rs @69eebd7) and
     # real/batch4/f_fastllm_benchmark_zh.md l.32 (ztxz16/fastllm docs/benchmark.md @43cef01); LABELLING.md: partial

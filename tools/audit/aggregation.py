@@ -37,7 +37,11 @@ def aggregation_rule(ctx) -> TextFinding:
                  r"\bon\s+average\b|\baverage\s+(?:speed-?ups?|gains?|improvements?)\b|平均而言|平均(?:来说|来看)|平均して|"
                  # a statistic of a rate or speed-up named without what it is taken over ("the average token generation
                  # rates", "mean speedup across context lengths", "最大推理速度")
-                 r"\b(?:mean|average|median|maximum)\s+(?:[\w-]+\s+){0,2}?(?:speed-?ups?|rates|speeds?)\b|(?:最大|平均)[^\s，。|]{0,4}速度")
+                 r"\b(?:mean|average|median|maximum)\s+(?:[\w-]+\s+){0,2}?(?:speed-?ups?|rates|speeds?)\b|(?:最大|平均)[^\s，。|]{0,4}速度|"
+                 # runs counted but not how they were combined ("(3 trials)", "5 batches of 10 runs each", "a single
+                 # measurement" per point, "Summary across the full ladder": batches 5, 7, 8, 11)
+                 r"\(\s*\d+\s+(?:trials|runs|repetitions|iterations)\s*\)|\b\d+\s+batches\s+of\s+\d+\s+runs\b|"
+                 r"\ba\s+single\s+measurement\b|\bsummary\s+(?:row\s+)?across\b")
     return status_of(ctx, "aggregation_rule", list(ctx.d.hits(rx)), list(ctx.d.hits(part)) or _named_statistics(ctx), "aggregation rule",
                      "aggregation over samples/runs stated", "averaging mentioned without saying over what")
 
