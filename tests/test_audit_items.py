@@ -844,6 +844,15 @@ def test_a_new_in_version_list_is_release_notes():
 # ---------------------------------------------------------------- warm-up and speculative verification
 
 
+def test_graphs_compiled_or_captured_ahead_of_time_without_timing_are_a_partial_warm_up():
+    # real/batch8/q_optimum_neuron_inf2_llama2.md l.30 ('All models are compiled'), real/batch8/q_dstack_h100_mi300x.md
+    # l.154 ('--max-seq-len-to-capture 16384'); LABELLING.md after batch 8: ahead-of-time graphs are partial
+    for said in ("All models are compiled with a maximum sequence length of 2048.",
+                 "`vllm serve meta-llama/Llama-3.1-405B-FP8 --max-seq-len-to-capture 16384`"):
+        text = f"# Latency\n\n{said}\n\nLlama-2-7B on one inf2.xlarge: TTFT 0.3 s, 28 tok/s.\n"
+        assert items(text)["warmup"] == "partial", said
+
+
 def test_a_bare_use_of_cuda_graphs_or_an_unsized_warm_up_is_partial():
     # predibase/lorax docs/guides/cuda_graphs.md (Apache-2.0): graphs on vs off, nothing about when capture happened
     text = ("# CUDA graphs\n\n## Benchmarks\n\ngpt2-medium, 1x A100, time to generate 100 tokens:\n\n- baseline: 1.044 s\n"

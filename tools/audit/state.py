@@ -79,7 +79,10 @@ def warmup(ctx) -> TextFinding:
     # ran before timing (sgl-project/sglang EAGLE docs, pytorch/ao inference docs)
     # "we warmed the server up"; a bare use of CUDA graphs with nothing about timing (LABELLING.md, batch-2: partial)
     part = icase(r"warm(?:ed)?[- ]?up\w*|warm(?:ed|ing)\s+(?:the\s+)?\w+\s+up\b|预热|ウォームアップ|"
-                 r"cuda[- ]?graphs?\b|--use-cuda-graph|--cuda-graph-max-bs")
+                 r"cuda[- ]?graphs?\b|--use[-_]cuda[-_]graph|--cuda-graph-max-bs|--max-seq-len-to-capture|"
+                 # graphs compiled ahead of time (LABELLING.md after batch 8: Neuron, TensorRT engines): "All models are
+                 # compiled", "compiled for Neuron"
+                 r"\b(?:all\s+)?models?\s+(?:are|were|is|was)\s+compiled\b|\bcompiled\s+(?:for|to|into)\s+(?:AWS\s+)?(?:neuron|inferentia|tensorrt)")
     declared = list(ctx.d.hits(rx)) + ctx.d.flag_hits("warmup", when=lambda v: v.strip() not in ("", "0")) + ctx.d.flag_hits("graph_capture")
     # "we replayed 1,000 queries to warm the cache": a warm-up procedure with its size, in other words
     # ("the first 30 s at each rate are a warm-up ... and are discarded"): a warm-up procedure with its size.
