@@ -518,6 +518,15 @@ def test_a_link_to_a_benchmark_tool_or_an_image_is_not_a_runner_script():
 # ---------------------------------------------------------------- tokenizer, weight and KV formats
 
 
+def test_sentencepiece_listed_as_a_dependency_does_not_identify_the_tokenizer():
+    # real/batch9/s_exllama_readme.md l.21, real/batch4/f_gptfast_readme.md l.7, real/batch8/p_duoattention_readme.md
+    # l.40 (SOURCES.md): the package in a requirements list; labellers said missing on all of them
+    text = "# ExLlama\n\n## Dependencies\n\n* `torch`\n* `sentencepiece`\n\n## Results\n\nLlama 7B on one RTX 4090: 164 t/s.\n"
+    assert items(text)["tokenizer"] == "missing"
+    # the tokenizer itself named as SentencePiece still identifies it
+    assert items(text.replace("164 t/s.", "164 t/s; token counts use the model's SentencePiece tokenizer."))["tokenizer"] == "declared"
+
+
 def test_a_tokenizer_built_in_code_is_not_identified():
     # OpenBMB/MiniCPM README (Apache-2.0) how-to code; llm-compressor's calibration call
     text = "# Results\n\nTTFT 40 ms on 1x H100.\n\n```python\ntokenizer = AutoTokenizer.from_pretrained(path)\noneshot(model, tokenizer=model_id)\n```\n"

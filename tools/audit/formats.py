@@ -43,7 +43,7 @@ _WEIGHT_SCHEME = re.compile(r"(?i)awq|gptq|smooth\s*quant|gguf|q\d_|exl2|exllama
 def tokenizer(ctx) -> TextFinding:
     decl = icase(r"--tokenizer[\s=]+\S+|tokenizer(?:_id|_name)?\s*[:=]\s*[\"']?[\w.-]+/[\w./-]+|"
                  r"(?:model'?s|its|the\s+model'?s)\s+(?:own\s+|bundled\s+|default\s+)?tokenizer|tokeni[sz]er\s+of\s+the\s+model|"
-                 r"(?:tiktoken|cl100k|o200k|sentencepiece)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
+                 r"(?:tiktoken|cl100k|o200k)|sentencepiece\s+(?:tokeni[sz]er|model)|token\s+counts?\s+(?:use|from|by|with)\s+(?:the\s+)?\S+|"
                  r"tokeni[sz]ed\s+with\s+\S+|(?<![\w/.-])(?:" + FAMILIES + r")[\w.]*(?:[\s-]\d[\w.]*)?\s+tokeni[sz]er|"
                  r"tokeni[sz]er\s+(?:\w+\s+){0,4}?from\s+the\s+(?:target|model|same|served)\b|"
                  r"(?:counted|measured|computed)\s+(?:with|by|using)\s+(?:the\s+|each\s+)?(?:\S+\s+){0,3}?tokeni[sz]er")
