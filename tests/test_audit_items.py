@@ -1233,7 +1233,10 @@ def test_what_was_left_out_in_the_words_and_printouts_of_real_write_ups_is_decla
     # real/batch7/l_jetson_genai_benchmarking.md l.145, real/batch6/h_deepseek_inference_overview.md l.78
     for said in ("Contended runs were discarded and rerun.", "There were zero client errors in all runs.",
                  "`http_req_failed................: 0.00%  0 out of 7341`", "Request Failed: 0/11.",
-                 "Ignore the results from this run: it warms the engine up.", "The statistics include all user requests."):
+                 "Ignore the results from this run: it warms the engine up.", "The statistics include all user requests.",
+                 # real/batch11/w_vllm_pcp_tp_topk.md l.20, real/batch11/w_sglang_cutedsl_ar_fusion.md l.155 and l.164
+                 "Each arm: one excluded warmup and one measured request.", "3 discarded warmup passes, then 20 timed.",
+                 "Greedy decoding, no invalid outputs."):
         text = f"# Results\n\nLlama-3.1-8B with vLLM 0.6.3 on 1x H100: TTFT p50 41 ms. {said}\n"
         assert items(text)["exclusions"] == "declared", said
     # a run that failed to start is not a statement about the samples

@@ -92,7 +92,9 @@ def exclusions(ctx) -> TextFinding:
                r"\b(?:zero|no|0)\s+(?:client\s+|server\s+)?(?:errors?|failures?|failed\s+requests)\s+(?:in|across|over|during)\b|"
                r"\bhttp_req_failed\W+\d|\brequests?\s+failed\s*[│|:]?\s*\d+\s*/\s*\d|"
                r"\bignore\s+the\s+results?\s+(?:from|of)\s+(?:this|that|the\s+first)\b|"
-               r"\binclude[sd]?\s+all\s+(?:\w+\s+)?requests\b")
+               r"\binclude[sd]?\s+all\s+(?:\w+\s+)?requests\b|"
+               # a warm-up counted out by name ("one excluded warmup", "3 discarded warmup passes"), "no invalid outputs"
+               r"\b(?:one|two|three|five|ten|\d+)\s+(?:excluded|discarded|dropped)\s+warm[- ]?ups?\b|\bno\s+invalid\s+(?:outputs|responses|results)\b")
     part = icase(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                  r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
     declared = list(ctx.d.hits(rx))
