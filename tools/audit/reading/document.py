@@ -195,7 +195,7 @@ class Document:
         # names alone are an alternation, whose literal starts ``holding`` finds in all the other blocks at once.
         gate = _lowered(GPU_NAMES if optional(GPU_VENDOR) else "(?:" + GPU + r")", re.IGNORECASE)
         others = [i for i in range(len(self.lowers)) if i not in words]
-        named = {i for i, held in zip(others, holding(gate, [self.lowers[i] for i in others])) if held}
+        named = {i for i, held in zip(others, holding(gate, [self.lowers[i] for i in others], self._words.may_hold)) if held}
         return [i for i in range(len(self.lowers)) if i in words or i in named]
 
     @functools.cached_property

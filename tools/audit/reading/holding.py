@@ -23,7 +23,7 @@ from re import _constants as c
 from re import _parser
 
 from .firstchars import guarded
-from .starts import _occurrences, match_starts
+from .starts import _occurrences, match_starts, narrowed
 from .walkback import walk_starts
 
 __all__ = ["holding", "optional"]
@@ -31,9 +31,12 @@ __all__ = ["holding", "optional"]
 _JOIN = "\n\x1e\n"
 
 
-def holding(rx: re.Pattern[str], texts: list[str]) -> list[bool]:
-    """Per text, whether ``rx.search(text)`` finds a match (the same answers, found from fewer tries)."""
+def holding(rx: re.Pattern[str], texts: list[str], may_occur=None) -> list[bool]:
+    """Per text, whether ``rx.search(text)`` finds a match (the same answers, found from fewer tries). A start literal
+    ``may_occur`` rules out (it occurs in none of the texts) is not looked for (starts.narrowed)."""
     plan = match_starts(rx.pattern, rx.flags)
+    if may_occur is not None:
+        plan = narrowed(plan, may_occur)
     if plan is None:
         search = (guarded(rx.pattern, rx.flags) or rx).search  # (same matches, positions that cannot start one skipped)
         return [search(text) is not None for text in texts]
