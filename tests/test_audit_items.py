@@ -1227,6 +1227,14 @@ def test_a_prefill_figure_in_other_words_than_ttft_makes_distinct_prefixes_apply
     assert items("# Decode\n\nDecode speed 52 tokens/s on a Pixel 8.\n")["distinct_prefixes"] == "not_applicable"
 
 
+def test_llama_cpp_prompt_processing_columns_are_prefill_figures():
+    # real/batch11/w_ikllama_pr375_warmup.md l.104 (SOURCES.md): sweep-bench's S_PP / T_PP columns; llama-bench's pp512
+    for table in ("| N_KV | T_PP s | S_PP t/s | S_TG t/s |\n|---|---|---|---|\n| 0 | 0.41 | 1201.3 | 88.4 |\n",
+                  "| model | test | t/s |\n|---|---|---|\n| llama 8B Q4_0 | pp512 | 1201.3 |\n"):
+        assert items("# Sweep\n\nOne RTX 4090.\n\n" + table)["distinct_prefixes"] == "missing", table
+    assert items("# Sweep\n\nOne RTX 4090.\n\n| test | t/s |\n|---|---|\n| tg128 | 88.4 |\n")["distinct_prefixes"] == "not_applicable"
+
+
 def test_what_was_left_out_in_the_words_and_printouts_of_real_write_ups_is_declared():
     # real/batch4/f_mistralrs_v090_cpu.md l.71, real/batch9/t_kvcached_offload_vs_kvcached.md l.90,
     # real/batch8/o_kubeai_prefix_hash_70b.md l.114, real/batch8/q_optimum_neuron_guidellm_guide.md l.264,

@@ -103,7 +103,9 @@ _PREFILL_FIGURE = icase(r"\bprefill(?:ing)?\b[^.\n|]{0,20}?(?:tok(?:en)?s?\s*/\s
                         # an encoder's speed (batches 1-10)
                         r"\bpre-?fill(?:ing)?\b[^.\n|]{0,20}?\d+(?:\.\d+)?\s*[x×]|"
                         r"\bprompt\b(?:[^.\n|]|\.\d){0,25}?tok(?:en)?s?[\s-]*(?:/|per)[\s-]*s(?:ec(?:ond)?)?\b|"
-                        r"全量\s*(?:[（(]\s*m?s\s*[)）]|耗时|时延|延迟)|编码速度")
+                        r"全量\s*(?:[（(]\s*m?s\s*[)）]|耗时|时延|延迟)|编码速度|"
+                        # llama-bench's pp tests and sweep-bench's S_PP / T_PP columns, a prompt speed in words
+                        r"\bpp\d{2,}\b|\b[ST]_PP\b|\bprompt\s+(?:processing\s+)?speed\b")
 
 
 def has_ttft_figure(ctx):
