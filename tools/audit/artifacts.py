@@ -107,7 +107,7 @@ def _version(text: str) -> str:
 
 def _text(ctx, hit) -> str:
     i, m = hit
-    return ctx.d.plains[i][m.start():m.end()] if hasattr(m, "re") else str(m.group(0))
+    return ctx.d.plains[i][m.start():m.end()] if type(m).__name__ != "Spot" else str(m.group(0))
 
 
 def _conflict(ctx, hits) -> list:

@@ -152,7 +152,7 @@ def _unpinned_engines(ctx, pins) -> list:
         if start:
             pinned.add(engine_key(start.group(0)))
             continue
-        sentence = ctx.d.sentence(i, m) if hasattr(m, "re") else ctx.d.line_text(i, m.start())
+        sentence = ctx.d.line_text(i, m.start())
         near = {engine_key(x.group(0)) for x in lead.finditer(sentence)}
         pinned |= near or (set(named) if len(named) == 1 else set())
     return [hit for key, hit in named.items() if key not in pinned]
@@ -252,7 +252,7 @@ def engines_without(ctx, hits) -> list:
     for i, m in hits:
         command = ([c for c in ctx.d.commands if c.block == i and c.start <= m.start()] or [None])[-1]
         command = command if command is not None and command.engine else None
-        sentence = ctx.d.sentence(i, m) if hasattr(m, "re") else ctx.d.line_text(i, m.start())
+        sentence = ctx.d.line_text(i, m.start())
         named = {engine_key(command.engine)} if command else {engine_key(x.group(0)) for x in rx.finditer(sentence)}
         if not named or not command and re.search(r"(?i)\b(?:all|both|every|each)\b|所有|全部|两者", sentence):
             return []

@@ -237,7 +237,7 @@ def _model_families(ctx) -> set[str]:
     exact, vague = model_mentions(ctx)
     out = set()
     for i, m in exact + vague:
-        text = ctx.d.plains[i][m.start():m.end()] if hasattr(m, "re") else str(m.group(0))
+        text = ctx.d.plains[i][m.start():m.end()] if type(m).__name__ != "Spot" else str(m.group(0))
         fam = re.search(r"(?i)(?:" + FAMILIES + r")", text)
         if fam:
             out.add(fam.group(0).lower())
