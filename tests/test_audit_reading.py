@@ -63,6 +63,17 @@ def test_news_and_feature_lists_are_background():
     assert s["hardware"] == "declared"
 
 
+def test_a_model_zoo_or_weights_download_section_is_background():
+    # real/batch7/m_powerinfer_readme.md l.136-146 and real/batch8/p_cllm_readme.md l.89-99 (SOURCES.md): the Hub ids of
+    # a 'Model Weights' section are what a reader may download, not the checkpoints the figures name
+    text = ("# PowerInfer\n\n## Evaluation\n\nFalcon 40B and Llama 2 70B on one RTX 4090: up to 11.69x faster than llama.cpp.\n\n"
+            "## Model Weights\n\n| Base Model | GGUF |\n|---|---|\n| LLaMA(ReLU)-2-7B | PowerInfer/ReluLLaMA-7B-PowerInfer-GGUF |\n")
+    def model(t):
+        return {f.id: f for f in audit_benchmark(AuditRequest(text=t)).items}["model_artifact"]
+    assert model(text).status == "partial" and "PowerInfer/ReluLLaMA" not in model(text).why
+    assert "PowerInfer/ReluLLaMA" in model(text.replace("## Model Weights", "## Models we ran")).why
+
+
 def test_section_headings_set_the_scope_of_their_blocks():
     text = ("# Title\n\nWe measured 40 ms.\n\n## Installation\n\npip it.\n\n### From source\n\nbuild it.\n\n"
             "## Benchmark setup\n\nWe used 8x H100.\n\n## References\n\nA paper.\n")

@@ -55,6 +55,8 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
     ("background", re.compile(r"background|introduction|overview|motivation|news|changelog|release\s+notes|what'?s\s+new|"
                               r"updates|^\W*new\s+in\b|supported\s+\w+|features?\b|介绍|简介|概述|背景|原理|特性|特点|新闻|动态|概要|特徴|ニュース|"
                               r"what\s+is\b|how\s+[\w\s-]{1,40}works?|related\s+work|"
+                              # what a reader may download: a model zoo, the released weights or checkpoints
+                              r"model\s+(?:zoo|weights|checkpoints|downloads?)|^\W*(?:downloads?|checkpoints|released\s+models)\W*$|模型下载|下载|"
                               r"concepts?|glossary|definitions?|understanding|primer|architecture|design|under\s+the\s+hood|key\s+features?|"
                               # training or fine-tuning a model (a drafter, a checkpoint) is not the measured inference run
                               r"^\W*(?:[\w-]+\s+){0,3}?(?:train(?:ing)?|fine-?tun\w*)\b|训练|微调|精调|学習|ファインチューニング", re.I)),
