@@ -597,6 +597,15 @@ def test_quantization_named_as_a_feature_or_in_the_training_flow_is_no_weight_fo
     assert items("# Results\n\nWe served a quantized Llama 3.1 8B on one A100: 120 tok/s.\n")["weight_format"] == "partial"
 
 
+def test_a_kv_cache_width_a_tied_flag_or_the_k_cache_alone_leave_the_kv_format_partial():
+    # real/batch9/r_ikllama_pr205_mla_pp.md l.19 ('Q8_0 for K-cache'), real/batch10/v_jetstream_pt_summary.md l.67
+    # ('--quantize_kv_cache=$quantize'), FlexLLMGen README ('KV cache compressed to 4 bits'); labellers: partial
+    for said in ("DeepSeek-Lite, using Q8_0 for K-cache.", "`python run.py --quantize_weights=$q --quantize_kv_cache=$q`",
+                 "With the KV cache compressed to 4 bits, OPT-175B runs on one T4."):
+        assert items(f"# Bench\n\nOne RTX 4080, 41 tok/s decode. {said}\n")["kv_format"] == "partial", said
+    assert items("# Bench\n\nOne RTX 4080, 41 tok/s decode.\n")["kv_format"] == "missing"
+
+
 def test_formats_of_the_kv_cache_are_not_the_weights():
     # InternLM/lmdeploy kv_quant.md (Apache-2.0): the 'kv type' column of the efficiency table
     text = ("# KV quantization\n\n| model | kv type | RPS |\n|---|---|---|\n| llama2-chat-7b | fp16 | 14.98 |\n"

@@ -173,6 +173,9 @@ def kv_format(ctx) -> TextFinding:
     for i, m in ctx.d.hits(flag):
         value = (m.group(1) or m.group(2) or "").lower()
         (partial if value in ("auto", "") else declared).append((i, m))
-    loose = ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv|\bKV\d\b"))
+    # vague: a KV quantization named without its format, the cache's width only ("compressed to 4 bits"), a flag that
+    # ties it to another setting ('--quantize_kv_cache'), the K cache's type alone (batches 1, 3, 9, 10)
+    loose = ctx.d.hits(icase(r"kv[- ]cache\s+(?:quantiz\w*|precision|dtype)|quantiz\w*\s+kv|\bKV\d\b|quantize[_-]kv[_-]cache|"
+                             r"kv[- ]cache\s+(?:is\s+|was\s+)?(?:compressed|quantized)\s+to\s+\d+[- ]?bits?|\bK[- ]cache\b"))
     return status_of(ctx, "kv_format", declared, unless_declared(declared, partial, loose), "KV-cache dtype",
                      "KV-cache format stated", "KV-cache precision mentioned without a definite format ('auto' or vague)")
