@@ -986,6 +986,17 @@ def test_an_output_sequence_length_equals_value_is_the_requested_length():
     assert items(text)["output_length_requested"] == "declared"
 
 
+def test_lengths_written_with_hyphens_in_korean_or_as_llama_bench_rows_are_stated():
+    # real/batch11/w_vllm_decode_e2e_kv_rfc.md l.156 ('random 1024-in/128-out'), real/batch11/x_devfloor_llama4_serving_ko.md
+    # l.106 ('입력 512 토큰'), real/batch6/i_llamacpp_pr2959.md l.13 ('pp 512' rows)
+    head = "# Bench\n\nLlama-3.1-8B on one H100 with vLLM 0.6.3: TTFT p50 41 ms.\n\n"
+    for said in ("Serving comparison: random 1024-in/128-out, 32 req/s.", "입력 512 토큰, 출력 128 토큰.",
+                 "| test | t/s |\n|---|---|\n| pp 512 | 1201.3 |"):
+        found = items(head + said + "\n")
+        assert found["prompt_length"] == "declared", said
+    assert items(head + "입력 512 토큰, 출력 128 토큰.\n")["output_length_requested"] == "declared"
+
+
 def test_output_lengths_in_more_spellings_of_real_write_ups_are_the_requested_length():
     # real/batch7/m_zhilight_benchmarks.md l.27, real/batch8/q_ryzenai_llm_overview.txt l.226,
     # real/batch11/w_sglang_session_hicache_latency.md l.35, real/batch8/q_optimum_neuron_guidellm_guide.md l.125

@@ -92,7 +92,7 @@ def token_spans(ctx):
 
 def prompt_length(ctx) -> TextFinding:
     flags = icase(r"(?:--random-input-len|--input-len|--sharegpt-input-len|--isl|random_input_len|input_len|--prompt-len|"
-                  r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
+                  r"(?<![\w-])-p)\s*[=: ]\s*\d+(?![\d:])|" + IN_OUT_TOKENS + r"|" + IN_OUT_SHORT + r"|" + IN_OUT_LABEL + r"|\bISL\b\s*[=:/]?\s*\d|\bpp\s?\d{2,}\b|\b\d+(?:\.\d+)?k?\s*/\s*\d+(?:\.\d+)?k?\s+(?:ISL|in/out|input/output)")
     # A bound ("fewer than 4,096 prompt tokens", "up to 8k") is not a length; a context size in a
     # capacity statement ("serves 50 users with full 128k-token contexts") is not the workload.
     spans = [s for s in token_spans(ctx) if s["kind"] == "prompt" and not s.get("capacity")]

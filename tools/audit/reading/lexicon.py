@@ -36,7 +36,7 @@ def icase(pattern: str) -> re.Pattern[str]:
 
 
 NUM = r"\d[\d,]*(?:\.\d+)?"
-IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?\s*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?\s*(?:out|output|OSL)\b"  # "1k in / 1k out"
+IN_OUT_SHORT = r"\b\d[\d,.]*\s*k?[\s-]*(?:in|input|ISL)\s*/\s*\d[\d,.]*\s*k?[\s-]*(?:out|output|OSL)\b"  # "1k in / 1k out", "1024-in/128-out"
 IS = r"\s*(?:[=:]|\s(?:is|was|of|set\s+to|=))?\s*"
 IN_OUT_LABEL = r"\b(?:input|prompt|ISL)\s*/\s*(?:output|OSL)(?:\s+(?:tokens|lengths?))?\s*[:=]\s*\d[\d,.]*\s*k?\s*/\s*\d"  # "Input / output: 1,000 / 1,000"  # between a setting and its value: "max_tokens=20", "max_tokens is 20"
 # The requested output length, as commands and prose set it: a length the benchmark fixes ("--random-output-len 128")
