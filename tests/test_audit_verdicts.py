@@ -172,6 +172,18 @@ def test_unclear_rules_carry_a_reason_and_a_question_with_the_lines_to_read():
 # short_output_decode.md (tests/data/audit), whose 16-token outputs are the runs behind its TPOT.
 
 
+def test_tables_of_short_runs_with_no_claim_built_on_them_are_unclear_not_a_violation():
+    # real/batch12/y_mooncake_vllm_a10_v02.md l.6-8 (SOURCES.md, cut): every TPOT comes from 6-token outputs, but only in
+    # tables (adjudicated unclear: LABELLING.md, a violation only when a headline or stated claim rests on the short rows)
+    text = ("# Benchmark performance on NVIDIA A10\n\n## Varying tp (input length = 1024, qps = 2, output length =6)\n"
+            "| Setting | Mean TTFT (ms) | Mean TPOT (ms) |\n|---|---|---|\n| tp = 1 | 1056.76 | 97.08 |\n| tp = 2 | 314.87 | 25.65 |\n")
+    finding = rule(audit(text), "steady_decode")
+    assert (finding.status, finding.reason) == ("unclear", "ambiguous") and "6-token" in finding.why
+    # a sentence that builds a claim on the same short runs is the violation
+    claimed = text + "\nWith tp = 2 decoding is 3.8x faster: TPOT drops from 97.08 ms to 25.65 ms.\n"
+    assert rule(audit(claimed), "steady_decode").status == "violation"
+
+
 def test_a_one_token_cap_for_ttft_does_not_make_the_decode_rate_a_violation():
     text = ("# Llama 3 8B on one H100\n\nWe serve Llama 3 8B with vLLM 0.6.0 on one H100 80GB.\n\n"
             "For TTFT we send 100 requests with `max_tokens` set to 1, so each request stops after its first token; "

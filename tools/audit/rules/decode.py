@@ -61,6 +61,13 @@ def steady_decode(ctx) -> TextFinding:
         longer = [x for x in caps + stated if x[0] > 32 and x not in apart]
         if high[0] <= 32 and longer:
             return _which_length(ctx, rates, low, longer[0])
+        if high[0] <= 32 and all(_in_table(ctx, i, m) for i, m in rates):
+            # decode figures only in tables of short runs, no sentence building a claim on them (LABELLING.md: a
+            # violation only when a headline or stated claim rests on the short rows)
+            return TextFinding("steady_decode", "unclear",
+                               f"the decode-rate figures (first: {said(ctx, rates[0])}) come from {int(low[0])}-token outputs "
+                               f"(line {ctx.d.ev(*_at(low[1]))[0]}), too few intervals for steady decode, but no sentence builds "
+                               "a claim on them", ctx.d.evidence([low[1]] + rates[:1]), reason="ambiguous")
         if high[0] <= 32:
             return TextFinding("steady_decode", "violation",
                                f"the decode-rate figure {said(ctx, rates[0])} rests on {int(low[0])}-token outputs (line "
@@ -108,6 +115,11 @@ def steady_decode(ctx) -> TextFinding:
 _FIRST_TOKEN = re.compile(r"\bTTFT\b|time\s+to\s+first\s+token|first[- ]token\s+latency|\bprefill\b|首(?:字|token)", re.I)
 _DECODE = re.compile(r"\bdecod\w*|\bTPOT\b|\bITL\b|inter[- ]token|per[- ]output[- ]token|tok(?:en)?s?\s*/\s*s|tokens?\s+per\s+second|"
                      r"ms\s*/\s*tok|解码", re.I)
+
+
+def _in_table(ctx, i: int, m) -> bool:
+    """Whether a figure sits in a table (a parsed one, or a pipe row the markdown parser left as text)."""
+    return ctx.d.w.blocks[i].kind == "table" or ctx.d.line_text(i, m.start()).lstrip().startswith("|")
 
 
 def _which_length(ctx, rates, low, longer) -> TextFinding:
