@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .findings import TextFinding, cite, partial_where_uncovered, status_of
+from .findings import TextFinding, cite, hit_text, partial_where_uncovered, status_of
 from .reading.anchors import anchors
 from .reading.flagvalues import is_artifact
 from .reading.lexicon import icase
@@ -105,24 +105,19 @@ def _version(text: str) -> str:
     return m.group(1).replace(".", "") if m else ""  # 'llama31-8b' and 'Llama-3.1-8B' are one generation
 
 
-def _text(ctx, hit) -> str:
-    i, m = hit
-    return ctx.d.plains[i][m.start():m.end()] if type(m).__name__ != "Spot" else str(m.group(0))
-
-
 def _conflict(ctx, hits) -> list:
     """The model a run command loads and a name in the prose that disagree on the generation for the same
     family and size (prose "Llama 3.1 70B", command ``Meta-Llama-3-70B-Instruct``): one setup, two values.
     Only when the commands load one model: several models are several setups."""
     loaded = ctx.d.flag_hits("model_artifact", when=is_artifact)
-    if len({_key(_text(ctx, h)) for h in loaded}) != 1:
+    if len({_key(hit_text(ctx, h)) for h in loaded}) != 1:
         return []
     command = loaded[0]
-    key, version = _key(_text(ctx, command)), _version(_text(ctx, command))
+    key, version = _key(hit_text(ctx, command)), _version(hit_text(ctx, command))
     if not key or not version:
         return []
     for hit in hits:
-        text = _text(ctx, hit)
+        text = hit_text(ctx, hit)
         if hit[0] != command[0] and _key(text) == key and _version(text) and _version(text) != version:
             return [hit, command]
     return []
@@ -133,12 +128,12 @@ def _vague_results(ctx, checkpoints, vague) -> list:
     and size settles anywhere in the runs."""
     rows = {(a.block, a.start) for a in anchors(ctx)}
     blocks = {b for b, _ in rows}
-    named = [(_key(_text(ctx, h)), _text(ctx, h).lower()) for h in checkpoints]
+    named = [(_key(hit_text(ctx, h)), hit_text(ctx, h).lower()) for h in checkpoints]
     out = []
     for i, m in vague:
         if i not in blocks or (ctx.d.w.blocks[i].kind == "table" and (i, ctx.d.line_bounds(i, m.start())[0]) not in rows):
             continue
-        text = _text(ctx, (i, m))
+        text = hit_text(ctx, (i, m))
         key = _key(text)
         fam = re.search(r"(?i)(?:" + FAMILIES + r")", text)
         settled = any(k == key for k, _ in named) if key else any(fam and fam.group(0).lower() in t for _, t in named)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from .reading.anchors import uncovered
 from .reading.document import Document
+from .reading.found import Spot
 
 __all__ = ["ITEM_GROUPS", "RULE_IDS", "Context", "TextFinding", "cite", "missing_finding", "run_setting", "status_of"]
 
@@ -69,20 +70,23 @@ _NUMBER_TAIL = re.compile(r"(?:[\d,]*\d)?(?:\.\d+)?[kKmM]?(?![A-Za-z])|")
 """The rest of a number after its first digit ("024" of "1024", ",000" of "6,000", "k" of "2.8k")."""
 
 
+def hit_text(ctx: Context, hit) -> str:
+    """The words of one hit as the author wrote them: a regex match may come from the lower-cased copy, so its
+    offsets are read in the plain text; a quoted span (Spot) carries its own words."""
+    i, m = hit
+    return str(m.group(0)) if isinstance(m, Spot) else ctx.d.plains[i][m.start():m.end()]
+
+
 def cite(ctx: Context, hits, limit: int = 2) -> str:
     """The matched words of the first ``hits`` with their lines ("'--max-concurrency 64' (l.12)"), so that a
     finding's reason names the statement it rests on."""
     out: list[str] = []
     for i, m in list(hits)[:16]:
         # a regex match may come from the lower-cased copy: quote the author's spelling at the same offsets
-        if type(m).__name__ == "Spot":
-            text = m.group(0)
-        else:
+        text = hit_text(ctx, (i, m))
+        if not isinstance(m, Spot) and text[-1:].isdigit():
             # a pattern that stops at a number's first digit ('input context length is 1') quotes the whole number
-            end = m.end()
-            if end > m.start() and ctx.d.plains[i][end - 1].isdigit():
-                end = _NUMBER_TAIL.match(ctx.d.plains[i], end).end()
-            text = ctx.d.plains[i][m.start():end]
+            text = ctx.d.plains[i][m.start():_NUMBER_TAIL.match(ctx.d.plains[i], m.end()).end()]
         words = " ".join(str(text).split())
         if len(words) > 70:
             words = words[:67] + "..."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..findings import TextFinding
+from ..findings import TextFinding, hit_text
 from ..reading.lexicon import icase
 from ..reading.mentions import comparison_hits
 from ..reading.vocabulary import ENGINES
@@ -236,8 +236,8 @@ def _model_families(ctx) -> set[str]:
 
     exact, vague = model_mentions(ctx)
     out = set()
-    for i, m in exact + vague:
-        text = ctx.d.plains[i][m.start():m.end()] if type(m).__name__ != "Spot" else str(m.group(0))
+    for hit in exact + vague:
+        text = hit_text(ctx, hit)
         fam = re.search(r"(?i)(?:" + FAMILIES + r")", text)
         if fam:
             out.add(fam.group(0).lower())

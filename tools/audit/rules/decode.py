@@ -7,7 +7,7 @@ import re
 
 from ..reading.lexicon import EOS_IGNORED, IN_OUT_SHORT, OUTPUT_LEN_CAP, OUTPUT_LEN_FIXED, OUTPUT_LEN_IS, icase
 from ..reading.mentions import ratio_claims, decode_rates, figures
-from ..findings import TextFinding, said
+from ..findings import TextFinding, hit_text, said
 from ..workload import request_number, requested_output_hits, token_spans
 
 __all__ = ["steady_decode"]
@@ -162,13 +162,13 @@ def _requested_stated(ctx) -> list[tuple[float, tuple]]:
     "输出长度 512" or "强制模型生成512个 token", a 'New_tokens' column, '--output-tokens 128'), where the statement holds
     one plain number: the same vocabulary for the item and for this rule."""
     out = []
-    for i, m in requested_output_hits(ctx):
-        text = m.group(0) if type(m).__name__ == "Spot" else ctx.d.plains[i][m.start():m.end()]
+    for hit in requested_output_hits(ctx):
+        text = hit_text(ctx, hit)
         numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", text)
         if re.search(r"(?i)\bcapped\b|\blimited\b|\bat\s+most\b|\bup\s+to\b", text):
             continue  # "capped at the reference length, at most 2,048": a bound over lengths that vary, not the length
         if len(numbers) == 1 and not re.search(r"\d\s?k\b", text, re.I):  # '2k' is not a plain number
-            out.append((float(numbers[0].replace(",", "")), (i, m)))
+            out.append((float(numbers[0].replace(",", "")), hit))
     return out
 
 
