@@ -98,6 +98,16 @@ def test_chinese_using_in_a_heading_is_not_a_usage_section():
     assert [s for _, s in scopes(text)] == ["run", "run", "run", "howto", "howto", "howto", "howto"]
 
 
+def test_a_deployment_heading_under_a_results_section_is_the_measured_setup():
+    # thu-pacman/chitu README_zh (Apache-2.0, batch 7): '## 性能数据' > '### 在 A800(40GB) 集群上部署 DeepSeek-R1-671B' >
+    # '#### 多机环境下 Chitu 与 vLLM 的对比' holds the measured tables; a bare '## 部署' section is still a guide
+    text = ("# Chitu\n\n## 性能数据\n\n### 在 A800(40GB) 集群上部署 DeepSeek-R1-671B\n\n#### 多机环境下 Chitu 与 vLLM 的对比\n\n"
+            "|bs|tok/s|\n|---|---|\n|1|29.8 token/s|\n\n## 部署\n\nRun it.\n\n## 测试与部署\n\n### 服务部署\n\nRun it.\n")
+    assert [s for _, s in scopes(text)] == ["run", "run", "run", "run", "run", "howto", "howto", "run", "howto", "howto"]
+    # "Max RAM Usage" is a measured figure's heading, not a usage guide (janhq blog, batch 7)
+    assert scopes("# T\n\nWe measured 40 ms.\n\n## Max RAM Usage\n\n9 GB.\n")[-1] == (7, "run")
+
+
 def test_code_offered_to_the_reader_stays_the_readers_and_training_is_no_run():
     # SafeAILab/EAGLE README.md (Apache-2.0): '## Evaluation' tells the reader how to test speed; '## Train' trains a drafter
     text = ("# EAGLE\n\nEAGLE is 3x faster (13B) on 2x RTX 3090.\n\n## Evaluation\n\nYou can test the speed of EAGLE on MT-bench "

@@ -42,7 +42,7 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
                          r"引用|致谢|参考(?:文献|资料)?|许可\w*|开源协议|ライセンス|謝辞|参考文献|引用)\W*$", re.I)),
     ("advice", re.compile(r"recommend\w*|best\s+practices?|\btips?\b|tuning\s+guide|\bFAQ\b|troubleshoot\w*|pitfalls|"
                           r"lessons|guidelines?|when\s+to\s+use|how\s+to\s+choose|dos\s+and\s+don", re.I)),
-    ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
+    ("howto", re.compile(r"install\w*|quick\s?start|getting\s+started|(?<!\bram\s)(?<!memory\s)(?<!gpu\s)(?<!cpu\s)(?<!power\s)(?<!energy\s)(?<!disk\s)(?<!resource\s)\busage\b|how\s+to\s+(?:use|run|install|deploy|serve|launch|start)|"
                          r"prerequisites?|requirements|build\s+from\s+source|\bdemo\b|try\s+it|tutorial|\bAPI\b|sample\s+code|"
                          r"code\s+examples?|^\W*examples?\W*$|usage\s+examples?|deploy(?:ing|ment)\s+(?:guide|steps)|run(?:ning)?\s+locally|"
                          # '使用' alone is "using" ("3. 使用FP6服务LLMs", "ロードバランシングを使用した..."): only its usage compounds
@@ -61,11 +61,14 @@ _HEADINGS: list[tuple[str, re.Pattern[str]]] = [
                               # training or fine-tuning a model (a drafter, a checkpoint) is not the measured inference run
                               r"^\W*(?:[\w-]+\s+){0,3}?(?:train(?:ing)?|fine-?tun\w*)\b|训练|微调|精调|学習|ファインチューニング", re.I)),
 ]
+_HOWTO = _HEADINGS[3][1]
+_DEPLOY = re.compile(r"(?:部署|deploy(?:ing|ment)?|デプロイ)(?!\s*(?:guide|steps|指南|步骤|教程))", re.I)
+"""The deployment words of a heading: under a results section they name the setup that was measured."""
 # A heading that names the measured runs overrides a context word in it ("Benchmark setup", "How we ran it").
 _RUN_HEADING = re.compile(r"\b(?:benchmark\w*|results?|performance|evaluation|experiment\w*|methodology|setup|set-up|configuration|"
                           r"environment|hardware|reproduc\w*|appendix|throughput|latency|measure\w*|numbers|findings|"
                           r"how\s+we\s+(?:ran|tested|measured|benchmarked)|comparison|speed|test(?:ing|s)?)\b|"
-                          r"性能|测试|评测|基准|结果|实验|测评|压测|ベンチマーク|性能評価|結果|実験|評価", re.I)
+                          r"性能|测试|评测|基准|结果|实验|测评|压测|对比|比较|ベンチマーク|性能評価|結果|実験|評価|比較", re.I)
 
 # Lines that only install, fetch or move around: nothing here is the measured configuration.
 _INSTALL_LINE = re.compile(r"^\s*(?:[$>#]\s*)?(?:sudo\s+)?(?:pip3?|uv\s+pip|uv|conda|mamba|apt(?:-get)?|brew|yum|npm|git|wget|curl\s+-[LOsS]+\b|"
@@ -180,13 +183,14 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
     if _instructions_only(blocks, texts, table_figures):
         return ["howto" if b.kind == "code" else "background" for b in blocks]
     scopes: list[str] = []
-    stack: list[tuple[int, str]] = []  # (heading level, scope) of the open headings
+    # (heading level, scope, whether a results heading of the body set that scope) of the open headings
+    stack: list[tuple[int, str, bool]] = []
     current = "run"
     intro = ""
     reader_code = False  # a code block of this section was offered to the reader (not an install line)
     for n, (block, text) in enumerate(zip(blocks, texts)):
         if block.kind == "heading" and not stack and n == 0:
-            stack.append((block.level, "run"))  # the title is the headline: always about the runs
+            stack.append((block.level, "run", False))  # the title is the headline: always about the runs
             scopes.append("run")
             continue
         if block.kind == "heading":
@@ -194,8 +198,13 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
             own = _heading_scope(text)
+            title = text.strip().strip("#").strip()
+            if own == "howto" and stack and stack[-1][2] and not _HOWTO.search(_DEPLOY.sub(" ", title)):
+                # "在 A800 集群上部署 DeepSeek-R1" under "性能数据": the deployment that was measured, not a guide
+                own = "run"
             current = own or (stack[-1][1] if stack else "run")
-            stack.append((block.level, current))
+            explicit = (own == "run" and not _HOWTO.search(title)) or (own is None and bool(stack) and stack[-1][2])
+            stack.append((block.level, current, explicit))
             scopes.append(current if current != "run" else "run")
             intro = ""
             continue
