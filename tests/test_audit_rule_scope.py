@@ -508,3 +508,34 @@ def test_a_bare_token_rate_of_one_local_generation_is_its_generation_speed():
     # and so does a write-up that never says it generates anything (a prompt-processing rate is a token rate too)
     assert rule(text.replace("Both generate 100 tokens from the same prompt.", "Same prompt."),
                 "throughput_basis").status == "unclear"
+
+
+def test_the_decode_rate_of_one_local_generation_is_a_single_stream_latency_figure():
+    # real/batch7/m_candle_issue1939.md l.4-6 and l.14-15 (SOURCES.md: huggingface/candle issue #1939): one RTX 2080, one
+    # generation of -n 100; LABELLING.md: a single-stream decode rate (stated or evident) brings in tpot_definition and
+    # is a latency figure for observation_point; the labeller: "single-prompt decode rates from example CLIs"
+    text = ("On the cuda backend, performance is roughly comparable with llama.cpp, that's what I get on my RTX 2080.\n"
+            "- Candle: 69.4 token/s.\n\n```\ntarget/release/examples/quantized --model mistral-7b-v0.1.Q4_K_S.gguf -n 100\n\n"
+            "  99 tokens generated: 69.43 token/s\n```\n")
+    assert rule(text, "tpot_definition").status == "unclear"
+    assert rule(text, "observation_point").status != "not_applicable"
+    # a batch or several users in flight: no longer one stream's speed, so not a per-token latency
+    assert rule(text + "\nWe also ran 8 concurrent requests.\n", "tpot_definition").status == "not_applicable"
+
+
+def test_bare_token_rates_of_a_speculative_decoding_comparison_stay_throughput():
+    # real/batch1/b_sglang_eagle_doc.md l.9-14 (SOURCES.md: sgl-project/sglang docs): LABELLING.md after batch 3, bare
+    # tok/s in a speculative-decoding comparison with no concurrency stated is a throughput figure
+    text = ("# Speculative Decoding\n\n### Performance Highlights\n\n- Standard SGLang Decoding: ~156 tokens/s\n"
+            "- EAGLE Decoding in SGLang: ~297 tokens/s\n\nAll benchmarks below were run on a single H100.\n")
+    assert rule(text, "tpot_definition").status == "not_applicable"
+    assert rule(text, "observation_point").status == "not_applicable"
+
+
+def test_ollama_verbose_eval_rate_is_a_decode_rate_the_tool_defines():
+    # tests/data/audit/blind_llamacpp_laptop.md (self-written, re-adjudicated 2026-12-02): `ollama run --verbose`
+    # prints eval count, eval duration and eval rate = count / duration, one prompt at a time
+    text = ("# Llama 3.1 8B on my laptop\n\nI ran `ollama run llama3.1:8b-instruct-q4_K_M --verbose` five times and read "
+            "the `eval rate` lines.\n\n    eval count:           402 token(s)\n    eval duration:        5.62s\n"
+            "    eval rate:            71.53 tokens/s\n")
+    assert rule(text, "tpot_definition").status == "ok"

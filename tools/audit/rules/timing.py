@@ -107,7 +107,9 @@ _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang
                         r"inference-perf|guidellm|mlx_lm\.generate|litgpt\s+generate|llama-bench|trtllm-bench|genai-perf|\baiperf\b|llmperf|"
                         r"token_benchmark_ray|optimum-benchmark|\baisbench\b|\btg\d{2,}\b|"
                         # printouts and clients whose per-token figure is their own computation (batches 6-10)
-                        r"llama_print_timings|llama_perf_context_print|\bevalscope\s+perf\b|\bvllm-benchmark\b|benchmark_genai|\basiai\b")
+                        r"llama_print_timings|llama_perf_context_print|\bevalscope\s+perf\b|\bvllm-benchmark\b|benchmark_genai|\basiai\b|"
+                        # `ollama run --verbose`, whose printout gives 'eval rate' = eval count / eval duration
+                        r"\bollama\s+run\b[^\n]*--verbose|^\s*eval\s+rate:")
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
 
 
@@ -150,13 +152,16 @@ def single_stream_rates(ctx) -> list:
     rates = decode_rates(ctx)
     if not rates:
         return []
+    from ..speculative import speculative_used
     from .throughput import cell_labels
 
     # LABELLING.md: decode tok/s from a named single-sequence bench tool counts as single-stream
     tool = ctx.d.first(_SINGLE_SEQUENCE_TOOLS)
-    # one stream stated for the whole write-up ("batch_size=1", "单并发") and no other batch or concurrency anywhere:
-    # every decode rate in it is that stream's
-    alone = ctx.d.first(ONE_STREAM) and not ctx.d.first(SEVERAL_STREAMS)
+    # one stream stated for the whole write-up ("batch_size=1", "单并发", "That's single user") and no other batch or
+    # concurrency anywhere, or evident (one local generation, nothing concurrent): every decode rate in it is that
+    # stream's. Not in a speculative-decoding comparison: its bare tok/s is a throughput figure (LABELLING.md, batch 3)
+    alone = ((ctx.d.first(ONE_STREAM) or ctx.d.first(ONE_USER)) and not ctx.d.first(SEVERAL_STREAMS)) \
+        or (one_local_stream(ctx) and not speculative_used(ctx))
     out = []
     for i, m in rates:
         line = ctx.d.line_text(i, m.start(), m.end())
