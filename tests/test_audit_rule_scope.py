@@ -530,6 +530,13 @@ def test_bare_token_rates_of_a_speculative_decoding_comparison_stay_throughput()
             "- EAGLE Decoding in SGLang: ~297 tokens/s\n\nAll benchmarks below were run on a single H100.\n")
     assert rule(text, "tpot_definition").status == "not_applicable"
     assert rule(text, "observation_point").status == "not_applicable"
+    # real/batch13/k_llamaswap_snakegame.md l.5-13, 114-120 (SOURCES.md: mostlygeek/llama-swap, MIT): one local 3090,
+    # setups that differ by a draft model; both labellers read the bare tok/s as throughput
+    swap = ("# Optimizing Code Generation with llama-swap\n\nThe benchmark writes a snake game. The experiments were done "
+            "using a 3090 and a P40.\n\n- 3090-only: Just the main model on the 3090\n- 3090-with-draft: the main and draft "
+            "models on the 3090\n\n**Results (tokens/second)**\n\n| model | python |\n|---|---|\n| 3090-only | 34.03 |\n"
+            "| 3090-with-draft | 106.65 |\n")
+    assert rule(swap, "tpot_definition").status == "not_applicable"
 
 
 def test_ollama_verbose_eval_rate_is_a_decode_rate_the_tool_defines():

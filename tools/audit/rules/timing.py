@@ -128,6 +128,8 @@ def _one_user_decode(ctx) -> list:
     return decode_rates(ctx) + [h for h in ratio_claims(ctx) if h[2] == "decode"]
 
 
+_DRAFTING = icase(r"\bdraft(?:[- ]models?|ing)?\b|speculative|spec[-_ ]decod\w*|--model-draft|投机|推测解码")
+"""A write-up whose runs draft tokens (a draft model, '3090-with-draft'): its bare tok/s compares drafting setups."""
 _SPREAD = icase(r"per[- ]GPU|/\s*GPU\b|offline\s+(?:throughput|inference|batch)")
 """Rates spread over GPUs or taken offline (a batch at once): not one stream's speed, even where no concurrency is named."""
 _GENERATES = icase(r"generat|decod|\beval\s+(?:rate|time)|生成|解码|デコード")
@@ -161,7 +163,7 @@ def single_stream_rates(ctx) -> list:
     # concurrency anywhere, or evident (one local generation, nothing concurrent): every decode rate in it is that
     # stream's. Not in a speculative-decoding comparison: its bare tok/s is a throughput figure (LABELLING.md, batch 3)
     alone = ((ctx.d.first(ONE_STREAM) or ctx.d.first(ONE_USER)) and not ctx.d.first(SEVERAL_STREAMS)) \
-        or (one_local_stream(ctx) and not speculative_used(ctx))
+        or (one_local_stream(ctx) and not (speculative_used(ctx) or ctx.d.first(_DRAFTING)))
     out = []
     for i, m in rates:
         line = ctx.d.line_text(i, m.start(), m.end())
