@@ -185,6 +185,32 @@ def test_a_table_of_one_setting_off_and_on_is_a_single_variable_comparison():
     assert rule(rows, "stack_comparison").status == "not_applicable"
 
 
+def test_a_table_listing_one_setup_per_row_is_not_a_comparison_even_with_a_setup_header():
+    # real/batch13/j_premai_llama2_engines.md l.10-18 (SOURCES.md: premAI-io/benchmarks, MIT): an 'Engine' column, one
+    # row per engine and precision, no comparative sentence; both labellers: not_applicable (LABELLING.md after batch 2)
+    engines = ("**Performance Metrics:** (unit: Tokens / second)\n\n| Engine | float32 | float16 |\n|---|---|---|\n"
+               "| [candle](/bench_candle/) | - | 36.78 ± 2.17 |\n| [vllm](/bench_vllm/) | 90.78 ± 1.60 | 90.54 ± 2.22 |\n"
+               "| [ctranslate](/bench_ctranslate/) | 35.23 ± 4.01 | 55.72 ± 16.66 |\n")
+    assert rule(engines, "stack_comparison").status == "not_applicable"
+    # framed as a comparison: a baseline row, or engines side by side as columns (real/batch1/a_mlc_llm_perf_bench.md
+    # l.26-31, mlc-ai/llm-perf-bench, Apache-2.0: '| Model | GPU | MLC LLM (tok/sec) | Exllama V2 (tok/sec) | ...')
+    baseline = engines.replace("[candle](/bench_candle/)", "Baseline (HF)")
+    columns = ("| Model | GPU | MLC LLM (tok/sec) | Exllama V2 (tok/sec) | Llama.cpp (tok/sec) |\n|---|---|---|---|---|\n"
+               "| Llama2-7B | RTX 3090 Ti | **186.7** | 161.67 | 144.93 |\n")
+    # ... or rows with and without one thing (tests/data/audit/goodput_slo.md: 'aggregated (TP8)' / 'disaggregated 2P1D')
+    toggled = ("| setup | goodput (req/s) |\n|---|---|\n| aggregated (TP8) | 8.9 |\n| disaggregated 2P1D | 11.4 |\n")
+    for text in (baseline, columns, toggled):
+        assert rule(text, "stack_comparison").status != "not_applicable", text
+
+
+def test_chinese_gains_over_a_version_or_in_percent_are_comparisons():
+    # real/batch10/u_bminf_readme_zh.md l.39 (OpenBMB/BMInf, Apache-2.0): '较现有PyTorch版本仍有较大性能提升' (a large gain
+    # over the current PyTorch version); real/batch5/g_ipexllm_readme_zh.md l.45: '~30% 加速' (a 30% speed-up)
+    for text in ("BMInf 在 V100 上解码速度达到 20 tokens/s，较现有PyTorch版本仍有较大性能提升。\n",
+                 "ipex-llm 现在支持 Self-Speculative Decoding，在 Intel GPU 上为 FP16 推理带来 **~30% 加速** 。\n"):
+        assert rule(text, "stack_comparison").status == "unclear", text
+
+
 # ---------------------------------------------------------------- capacity_vs_workload: a context capacity stated
 
 

@@ -8,9 +8,9 @@ import re
 
 from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TPOT_KW, icase
 from .document import Spot
-from .vocabulary import BENCH_TOOLS
+from .vocabulary import BENCH_TOOLS, ENGINES
 
-__all__ = ["comparison_hits", "compares", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
+__all__ = ["comparison_hits", "compares", "listed_only", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
 
 _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
                r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%|"
@@ -142,7 +142,7 @@ _COMPARISON = icase(r"\bvs\.?\b|\bversus\b|compared\s+(?:to|with|against)|\bcomp
                     r"\b(?:the\s+)?fastest\s+(?:[\w.-]+\s+){0,3}?(?:on|in|of|available)\b|\bwith\s+and\s+without\b|\b(?:baseline|reference)\s*(?:\(|:)|\bregress(?:ed|ion|es)?\b|"
                     r"\b(?:improvement|reduction|increase|speed-?up|gain|drop)\b[^.\n]{0,80}?\bafter\s+(?:enabling|disabling|turning\s+(?:on|off)|switching\s+(?:on|off))\b|"
                     # Chinese and Japanese comparisons: 相比/相较/对比, 与 X 相比, 比 X 快, N 倍, 比べ, と比較, 上回る
-                    r"相比|相较|对比|与\S{1,30}?比|比\s*[A-Za-z][\w.\- ]{0,30}?\s*(?:快|慢|高|低|提高|提升|减少|降低|多|少)|\d+(?:\.\d+)?\s*(?:[x×]\s*)?倍|比べ|と比較|に比較|上回|对照组|从\s*~?\d[\d,.]*\s*\S{0,8}?\s*(?:降|升|提|增|减)[低高升少加]?(?:到|至)")
+                    r"相比|相较|对比|与\S{1,30}?比|较\S{1,30}?(?:提升|提高|快|慢|降低|减少|增加)|\d+(?:\.\d+)?\s*%\s*(?:的\s*)?(?:加速|提速)|比\s*[A-Za-z][\w.\- ]{0,30}?\s*(?:快|慢|高|低|提高|提升|减少|降低|多|少)|\d+(?:\.\d+)?\s*(?:[x×]\s*)?倍|比べ|と比較|に比較|上回|对照组|从\s*~?\d[\d,.]*\s*\S{0,8}?\s*(?:降|升|提|增|减)[低高升少加]?(?:到|至)")
 _METRIC = r"(?:throughput|latency|inferences?/s\w*|tok(?:en)?s?/s|req(?:uest)?s?/s|concurrency|qps|ttft|tpot|itl|batch\s+size)"
 _AXES = re.compile(_METRIC + r"\W*(?:vs\.?|versus)\s+(?:\w+\s+){0,3}?" + _METRIC, re.I)  # 'throughput vs concurrency': a chart's axes
 _SETUP_HEADER = re.compile(r"\b(?:setup|config\w*|stack|engine|framework|system|variant|arm|version|commit|revision|build|branch|backend|method|mode|dtype|"
@@ -163,6 +163,36 @@ def compares(ctx) -> bool:
     if key in ctx.cache:
         return bool(ctx.cache[key])
     return next(_comparisons(ctx), None) is not None
+
+
+def listed_only(ctx, hits) -> bool:
+    """Whether the comparisons found are all tables listing one setup per row, with nothing framing them as a
+    comparison: no comparative word, no baseline row, not two engines side by side as columns (LABELLING.md)."""
+    for i, m in hits:
+        if ctx.d.w.blocks[i].kind != "table" or _COMPARISON.search(m.group(0)) or _BASELINE_CELL.search(ctx.d.plains[i]):
+            return False
+        if len({e.group(0).lower() for e in _ENGINE_NAME.finditer(ctx.d.header(i))}) >= 2 or _toggled_rows(ctx.d.plains[i]):
+            return False
+    return True
+
+
+def _toggled_rows(table: str) -> bool:
+    """Rows labelled with and without one thing ('aggregated' / 'disaggregated', 'X' / 'no X'): one change set side by side."""
+    labels = {m.group(1).strip().lower() for m in re.finditer(r"^\|?\s*([^|\n]+?)\s*\|", table, re.M)}
+    heads = {re.split(r"[\s(]", x)[0] for x in labels if x}
+    for label in labels:
+        negated = _NEGATED_LABEL.match(label)
+        if negated and re.split(r"[\s(]", label[negated.end():] + " ")[0] in heads:
+            return True
+    return False
+
+
+_NEGATED_LABEL = re.compile(r"(?:dis|non-?|un|no\s+|w/o\s+|without\s+)(?=\w)")
+
+
+_BASELINE_CELL = re.compile(r"(?:^|\|)\s*(?:\w+\s+)?(?:baseline|reference|vanilla|original|default|w/o\b|without\b|基线|基准|原始|默认)", re.I | re.M)
+"""A table row or column labelled as the baseline ('| Baseline |', '| vanilla HF |', '| w/o X |')."""
+_ENGINE_NAME = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
 
 
 def _comparisons(ctx):

@@ -7,7 +7,7 @@ import re
 
 from ..findings import TextFinding, hit_text
 from ..reading.lexicon import icase
-from ..reading.mentions import comparison_hits
+from ..reading.mentions import comparison_hits, listed_only
 from ..reading.vocabulary import ENGINES
 from .baseline import baseline_elsewhere
 from .sides import compared_sides, differences, format_classes
@@ -67,6 +67,8 @@ def stack_comparison(ctx) -> TextFinding:
                            [(trend.line, trend.quote), (trend.table_line, " ".join(ctx.d.w.lines[trend.table_line - 1].split())[:120])])
     single = _single_variable(ctx)
     hits = [h for h in comparison_hits(ctx) if not _against_a_bound(ctx, h)]
+    if listed_only(ctx, hits):
+        hits = []  # LABELLING.md: a results table with a row per setup and no comparative sentence is not a comparison
     if not hits and not single:
         toggle = _juxtaposed(ctx)
         if toggle:
