@@ -572,3 +572,14 @@ def test_ollama_verbose_eval_rate_is_a_decode_rate_the_tool_defines():
             "the `eval rate` lines.\n\n    eval count:           402 token(s)\n    eval duration:        5.62s\n"
             "    eval rate:            71.53 tokens/s\n")
     assert rule(text, "tpot_definition").status == "ok"
+
+
+def test_sweep_bench_s_pp_and_s_tg_columns_name_the_tokens_they_count():
+    # real/batch12/z_ikllama_pr410_cpu_fa.md l.26-29 (SOURCES.md: ikawrakow/ik_llama.cpp PR 410, MIT): llama-sweep-bench's
+    # S_PP is prompt tokens per second and S_TG generated tokens per second; the labellers: 'column names evident'
+    text = ("Main branch, DeepSeek-Lite on a Ryzen-7950X CPU:\n\n"
+            "|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+            "|-------|--------|--------|----------|----------|----------|----------|\n"
+            "|  1024 |    256 |      0 |    1.488 |   688.02 |    7.112 |    35.99 |\n"
+            "|  1024 |    256 |   1024 |    1.674 |   611.73 |    7.361 |    34.78 |\n")
+    assert rule(text, "throughput_basis").status == "ok"

@@ -40,7 +40,8 @@ def throughput_basis(ctx) -> TextFinding:
         return TextFinding("throughput_basis", "not_applicable", "no throughput figure reported")
     basis_rx = re.compile(r"输入|输出|请求|生成|解码|预填充|入力|出力|リクエスト|(?:output|input)(?!\s+(?:of\s+)?(?:len\w*|length|seq\w*|\d))|total|\bout\b|\bin\b(?=\s+tok)|generat|prompt|prefill|decod|completion|\breq|request|\bRPS\b|\bQPS\b|text\s+generation|prompt\s+processing|goodput|\btg\d|\bpp\d|\bgen\b|"
                           # 'TG (256) T/s', 'PG (22) T/s': llama.cpp's token-generation and prompt tests; 't/s/u': per user
-                          r"\b(?:TG|PG|PP)\s*\(?\s*\d|\bt/s/u\b|tok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*u(?:ser)?\b|"
+                          # llama-sweep-bench's S_PP / S_TG columns (prompt and generated tokens per second)
+                          r"\b(?:TG|PG|PP)\s*\(?\s*\d|\bS_(?:PP|TG)\b|\bt/s/u\b|tok(?:en)?s?\s*/\s*s(?:ec)?\s*/\s*u(?:ser)?\b|"
                           r"\beval\s+(?:rate|count|duration)", re.I)
     unlabeled = []
     for i, m in figs:
