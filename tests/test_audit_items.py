@@ -351,6 +351,17 @@ def test_the_word_gpu_inside_a_flag_or_a_model_id_is_no_hardware():
     assert items(text)["hardware"] == "missing"
 
 
+def test_an_active_parameter_count_or_a_quant_name_is_no_accelerator():
+    # real/batch8/q_rknn_llm_benchmark.md l.25 (airockchip/rknn-llm, Apache-2.0): '3B(A570M)' is 570M active parameters,
+    # not an accelerator; 'b62q' and 'Jetson using' were read as accelerators before
+    text = "# Bench\n\n| model | params | TTFT (ms) |\n|---|---|---|\n| DeepSeekOCR | 3B(A570M) | 701.21 |\n\nWe used b62q. Jetson using it.\n"
+    assert items(text)["hardware"] == "missing"
+    # the boards of that page name one SoC per table (LABELLING.md: a device named by model in the singular declares it),
+    # and NVIDIA's B300 is an accelerator (real/batch11/w_sglang_cutedsl_ar_fusion.md l.79: 'Hardware: 8x B300, single node')
+    assert items(text.replace("# Bench", "# Bench\n\n### RK3588"))["hardware"] == "declared"
+    assert items("# Fusion\n\nHardware: 8x B300, single node. TTFT 40 ms.\n")["hardware"] == "declared"
+
+
 # ---------------------------------------------------------------- model_artifact
 
 
