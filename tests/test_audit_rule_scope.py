@@ -583,3 +583,18 @@ def test_sweep_bench_s_pp_and_s_tg_columns_name_the_tokens_they_count():
             "|  1024 |    256 |      0 |    1.488 |   688.02 |    7.112 |    35.99 |\n"
             "|  1024 |    256 |   1024 |    1.674 |   611.73 |    7.361 |    34.78 |\n")
     assert rule(text, "throughput_basis").status == "ok"
+
+
+def test_engines_that_share_an_accelerator_are_no_confounded_comparison():
+    # real/batch13/k_dstack_h200_mi300x_deepseek.md l.11, 79-88 (dstackai/dstack blog, MPL-2.0): the engines differ
+    # between the GPUs, but SGLang ran on both, so like-for-like pairs exist; both labellers: unclear, not a violation
+    text = ("# DeepSeek R1 inference performance: MI300X vs. H200\n\nWe ran 8x NVIDIA H200 and 8x AMD MI300X.\n\n"
+            "* TensorRT-LLM outperformed both vLLM and SGLang, achieving the highest online throughput of 4176 tokens/s on H200.\n"
+            "* In offline scenarios, H200 achieved the highest overall throughput of 6311 tokens/s with SGLang.\n"
+            "* MI300X with vLLM achieved the highest overall throughput of 4574 tokens/s in online scenarios.\n"
+            "* SGLang on MI300X reached 5100 tokens/s.\n")
+    assert rule(text, "stack_comparison").status == "unclear"
+    # sides that share nothing stay confounded: the gain credited to the engine while the GPUs differ
+    apart = ("# vLLM vs SGLang\n\nvLLM on 8x H100 reached 4000 tokens/s; SGLang on 8x A100 reached 3000 tokens/s. "
+             "vLLM is 1.3x faster than SGLang.\n")
+    assert rule(apart, "stack_comparison").status == "violation"

@@ -211,6 +211,8 @@ def differences(kind: str, sides: list[Side]) -> dict[str, list[str]]:
             continue
         if dim == "cache" and any(len(v) > 1 for _, v in stated):
             continue  # one side said both on and off: the text is about something else
+        if any(set(a) & set(b) for n, (_, a) in enumerate(stated) for _, b in stated[n + 1:]):
+            continue  # two sides share a value (both engines ran on MI300X): a like-for-like pair exists among them
         if len({frozenset(v) for _, v in stated}) > 1:
             out[label] = [f"{key}: {', '.join(sorted(v))}" for key, v in stated]
     return out
