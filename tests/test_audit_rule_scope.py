@@ -598,3 +598,16 @@ def test_engines_that_share_an_accelerator_are_no_confounded_comparison():
     apart = ("# vLLM vs SGLang\n\nvLLM on 8x H100 reached 4000 tokens/s; SGLang on 8x A100 reached 3000 tokens/s. "
              "vLLM is 1.3x faster than SGLang.\n")
     assert rule(apart, "stack_comparison").status == "violation"
+
+
+def test_a_setting_explained_as_the_most_that_fits_is_a_capacity_figure():
+    # real/batch13/k_llamaswap_snakegame.md l.58 and k_llamaswap_specdec.md l.104 (SOURCES.md: mostlygeek/llama-swap,
+    # MIT): a context size set as the most the VRAM holds is a capacity, kept apart from the measured prompts (both
+    # labellers: ok); a bare flag stays not_applicable (LABELLING.md)
+    comment = ("We ran the snake-game prompts at 34 tok/s.\n\n```yaml\ncmd: >\n  llama-server --model m.gguf\n"
+               "  # --ctx-size 28500 max that can fit on 3090 after draft model\n  --ctx-size 28500\n```\n")
+    prose = "Chat runs at about 30 tokens/second with --ctx-size 80000 - the maximum context size that can fit in the remaining VRAM.\n"
+    for text in (comment, prose):
+        assert rule(text, "capacity_vs_workload").status == "ok", text
+    assert rule("We ran the snake-game prompts at 34 tok/s.\n\n```\nllama-server --ctx-size 28500\n```\n",
+                "capacity_vs_workload").status == "not_applicable"

@@ -18,6 +18,10 @@ _CAPACITY_LABEL = icase(r"\bcontext\s+(?:size|length|window)\b|\bcache\s+length\
 _ENGINE_LOG = icase(r"GPU\s+KV\s+cache\s+size|maximum\s+concurrency\s+for|#\s*GPU\s+blocks")
 
 
+_MOST_THAT_FITS = r"\d[\d,.]*\s*[kK]?\b[^.\n\d]{0,12}?\bmax(?:imum)?\b(?:\s+[\w-]+){0,2}?\s+(?:that|which)\s+(?:can\s+)?fits?\b"
+_FITS = icase(_MOST_THAT_FITS)
+
+
 def capacity_vs_workload(ctx) -> TextFinding:
     cap = icase(r"maximum\s+concurrency\s+for|max(?:imum)?\s+concurrency\s*(?:is|of|:)\s*\d|KV[- ]cache\s+(?:can\s+)?(?:holds?|fits?|capacity|size|has\s+room)[^.\n]{0,40}\d|"
                 r"#\s*GPU\s+blocks|GPU\s+KV\s+cache\s+size|can\s+(?:serve|support|handle|fit|hold)\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d|"
@@ -40,7 +44,10 @@ def capacity_vs_workload(ctx) -> TextFinding:
                 # "フルコンテキストウィンドウ（262Kトークン）", "Context size 4096": batches 7-10)
                 r"KV\s+(?:cache\s+)?pool\s+sizes?\b[^.\n]{0,20}\d|KV\s+(?:cache\s+)?capacit(?:y|ies)\b[^.\n]{0,20}\d|"
                 r"(?:more|less)\s+memory\s+for\s+(?:the\s+)?KV\s+cache|reduc\w*\s+(?:the\s+)?KV[- ]cache\s+(?:\w+\s+)?by\s+\d|"
-                r"context\s+window\s*[（(]\s*\d|コンテキストウィンドウ\s*[（(]\s*\d|\bcontext\s+size\s*(?:of\s+|[=:|]\s*)?\d")
+                r"context\s+window\s*[（(]\s*\d|コンテキストウィンドウ\s*[（(]\s*\d|\bcontext\s+size\s*(?:of\s+|[=:|]\s*)?\d|"
+                # a setting explained as the most that fits ("--ctx-size 28500 max that can fit on 3090 after draft model",
+                # "--ctx-size 80000 - the maximum context size that can fit in the remaining VRAM": llama-swap examples, batch 13)
+                + _MOST_THAT_FITS)
     prose = ("paragraph", "list_item", "heading", "quote")
     misread = icase(r"(?:serve|support|handle|run)s?\s+(?:up\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?\d[\d,]*\s+(?:concurrent\s+|simultaneous\s+|parallel\s+)?"
                     r"(?:chat\s+|[\d.]+k?-token\s+)?(?:users|requests|sessions|customers|conversations)|"
@@ -60,6 +67,10 @@ def capacity_vs_workload(ctx) -> TextFinding:
     if not found:
         if code_cap and ctx.d.first(icase(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
             found = code_cap
+        elif fits := [h for h in code_cap if _FITS.search(h[1].group(0))]:
+            i, m = fits[0]
+            return TextFinding("capacity_vs_workload", "ok", f"line {ctx.d.ev(i, m.start())[0]} sets a capacity as the most that "
+                               "fits, and no sentence reads it as served load", ctx.d.evidence(fits[:1]))
         elif logged := [h for h in code_cap if _ENGINE_LOG.match(h[1].group(0))]:
             # the engine's start-up log quoted in the write-up reports a capacity (LABELLING.md: "max concurrency" from a
             # log is a capacity figure); a flag alone is not one
