@@ -138,10 +138,64 @@ def _table_outline(table: Any, state: Any, start: int, end: int, silent: bool) -
         del state.push  # back to StateBlock.push
 
 
+def _cell_count(line: str) -> int:
+    """How many cells the stock table rule splits a trimmed row into (``len`` of its ``escapedSplit`` with an empty
+    first and last piece dropped), counted without splitting: a bar preceded by a backslash is cell text, every
+    other bar separates; a leading bar and a trailing unescaped bar open and close the row (an empty line has none)."""
+    bars = line.count("|") - line.count("\\|")
+    return bars + 1 - (not line or line.startswith("|")) - (line.endswith("|") and not line.endswith("\\|"))
+
+
+def _table_extent(table: Any, state: Any, start: int, end: int, silent: bool) -> bool:
+    """markdown-it 4's table rule (GFM, ``table``) as ``_table_outline`` runs it: the same table_open and table_close
+    tokens, with no token, cell split or cell trim per row.
+
+    The stock rule itself decides whether a table starts at ``start`` (its silent call checks the header and
+    delimiter rows). The rows are then walked as its loop walks them: a row ends the table where the stock rule
+    stops (less indented, a block that interrupts a blockquote, a blank or code-indented line, or more than
+    ``MAX_AUTOCOMPLETED_CELLS`` cells missing against the header), and only each row's cell count is taken.
+    Used only with the markdown-it rule it mirrors (``_parser``); tests/test_audit_reading.py checks both agree.
+    """
+    if not table(state, start, end, True):
+        return False
+    if silent:
+        return True
+    trim, cap = table.__globals__["mdTrim"], table.__globals__["MAX_AUTOCOMPLETED_CELLS"]  # (the rule's own)
+    src, begins, shifts, ends = state.src, state.bMarks, state.tShift, state.eMarks
+    columns = _cell_count(trim(src[begins[start] + shifts[start]:ends[start]]))
+    parent, state.parentType = state.parentType, "table"
+    terminators = state.md.block.ruler.getRules("blockquote")
+    token = state.push("table_open", "table", 1)
+    token.map = extent = [start, 0]
+    missing, line = 0, start + 2
+    while line < end:
+        if state.sCount[line] < state.blkIndent or any(rule(state, line, end, True) for rule in terminators):
+            break
+        row = trim(src[begins[line] + shifts[line]:ends[line]])
+        if not row or state.is_code_block(line):
+            break
+        missing += columns - _cell_count(row)
+        if missing > cap:
+            break
+        line += 1
+    state.push("table_close", "table", -1)
+    extent[1] = line
+    state.parentType = parent
+    state.line = line
+    return True
+
+
+def _mirrors(table: Any) -> bool:
+    """Whether ``table`` is the markdown-it 4 rule that ``_table_extent`` walks as (rows trimmed with ``mdTrim``,
+    a cap on missing cells); an older or newer rule is run through ``_table_outline`` instead."""
+    names = table.__code__.co_names
+    return "mdTrim" in names and "MAX_AUTOCOMPLETED_CELLS" in names and "escapedSplit" in names
+
+
 @functools.cache
 def _parser() -> Any:
     """CommonMark plus tables, block structure only: the inline pass (emphasis, links) is not needed and
-    dominated parse time, and so did the tokens of table cells (``_table_outline``)."""
+    dominated parse time, and so did the tokens of table cells (``_table_extent``, ``_table_outline``)."""
     from markdown_it import MarkdownIt
 
     from markdown_it.rules_block.table import table
@@ -149,7 +203,8 @@ def _parser() -> Any:
     md = MarkdownIt("commonmark").enable("table").disable("inline")
     # same rule chains as markdown-it's own table rule (parser_block.py): a table can interrupt a paragraph; the
     # stock rule is bound once here (the rule runs at every line of prose, as a paragraph's terminator check)
-    md.block.ruler.at("table", functools.partial(_table_outline, table), {"alt": ["paragraph", "reference"]})
+    rule = _table_extent if _mirrors(table) else _table_outline
+    md.block.ruler.at("table", functools.partial(rule, table), {"alt": ["paragraph", "reference"]})
     return md
 
 
