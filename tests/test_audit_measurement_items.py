@@ -26,6 +26,22 @@ def test_a_single_stream_decode_rate_from_a_one_sequence_tool_is_a_partial_laten
     assert items(text)["latency_distributions"] == "partial"
 
 
+def test_response_times_and_latency_in_chinese_are_latency_figures_without_a_spread():
+    # real/batch9/r_cllm_vs_ollama_q4km_zh.md l.15, 48 (SOURCES.md: xdongp/cLLM, MIT): '平均响应时间' (mean response time);
+    # real/batch4/f_distributed_llama_readme.md l.88 (b4rtaz/distributed-llama, MIT): 'Average Token Generation Time'
+    for text in ("- cLLM 平均响应时间 3.26 s，Ollama 4.28 s。\n",
+                 "### Average Token Generation Time\n\n| Devices | Llama 2 7B |\n|---|---|\n| 1 x Raspberry Pi 4B 8 GB | 1312.50 ms |\n",
+                 "在 RTX 4090 上，首字延迟为 0.8 秒。\n"):
+        assert items(text)["latency_distributions"] == "partial", text
+
+
+def test_a_news_line_whose_only_digits_are_a_date_reports_no_figure():
+    # real/batch8/p_angelslim_readme_zh.md l.28 (Tencent/AngelSlim, batch 8): '[26/06/04] ... 在大幅降低延迟的同时'
+    # (greatly reducing latency) names latency with no figure; the labellers: no latency figure
+    text = "- [26/06/04] 我们发布了 **Stem**，一种稀疏注意力算法，在大幅降低延迟的同时实现几乎无损的生成质量。\n"
+    assert items(text)["latency_distributions"] == "missing"
+
+
 def test_tg128_decode_rates_are_single_stream_latency_figures():
     # SOURCES.md l.84: alibaba/MNN docs/perf/riscv_k3_ime2_asymmetric_w4b64.md @01a9ee8 (Apache-2.0),
     # e_mnn_riscv_k3_zh.md l.8-18: llm_bench's tg128 generates one sequence; one mean per cell, no spread.

@@ -52,7 +52,12 @@ TP_RX = re.compile(r"(?:--tensor-parallel-size|--tp(?:-size)?|(?<![\w-])-tp|tens
                    r"\bTP\s*=?\s*(\d+)\b", re.IGNORECASE)
 COLUMN_GAP = re.compile(r"\S {2,}(?=\S)")
 LAT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|\bTPOT\b|time[- ]per[- ]output[- ]token|\bITL\b|inter[- ]token|"
-               r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token")
+               r"\bE2EL?\b|end[- ]to[- ]end|\blatency\b|ms\s*/\s*tok|ms\s+per\s+(?:output\s+)?token|"
+               # a request's whole time under another name (cLLM reports, Distributed Llama: "response time", "Average
+               # Token Generation Time")
+               r"\bresponse\s+times?\b|\btoken\s+generation\s+time\b|"
+               # the same in Chinese and Japanese: 延迟 / 时延 (latency), 响应时间 / 応答時間 (response time), レイテンシ
+               r"延迟|时延|响应时间|応答時間|レイテンシ")
 TTFT_KW = icase(r"\bTTFT\b|time[- ]to[- ]first[- ]token|first[- ]token\s+latency|prefill\s+(?:throughput|speed|latency|time|rate)|"
                 r"prompt\s+processing|prompt\s+eval\w*|\bpp\s?\d{2,}\b")
 # "Time per Ouput Token" (sic), "per-token-latency", "seconds per token", "time_per_token", "单token耗时": the same figure

@@ -37,12 +37,16 @@ def in_link_text(text: str, pos: int) -> bool:
     return any(m.start(1) <= pos < m.end(1) for m in _LINK_TEXT.finditer(text))
 
 
+_DATE = re.compile(r"\b(?:\d{4}[/.-]\d{1,2}(?:[/.-]\d{1,2})?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b")
+"""A date ('[26/06/04]', '2025-03-14'): a block whose only digits are one reports no figure."""
+
+
 def figures(ctx):
     """Latency, decode-rate, throughput and goodput figures (block, match)."""
     key = "figs:" + ctx.d.default_scope  # items read the 'run' view, rules the 'claims' view: one cache per view
     if key in ctx.cache:
         return ctx.cache[key]
-    numeric = {i for i, text in enumerate(ctx.d.plains) if DIGIT.search(text)}
+    numeric = {i for i, text in enumerate(ctx.d.plains) if DIGIT.search(text) and DIGIT.search(_DATE.sub("", text))}
     if ctx.d.first(SPEEDUP):  # "2.3x faster" in tokens per second: the metric is named without a number
         numeric = set(range(len(ctx.d.plains)))
     lat, tpot, rate, req = ([h for h in ctx.d.hits(rx) if h[0] in numeric]
