@@ -324,3 +324,22 @@ def test_repetitions_of_a_single_sequence_benchmark_declare_the_request_count():
     text = ("## 1. 性能结论\n\n测试统一使用 8 线程。prefill 使用 pp512，decode 使用 tg128。每个进程内部重复 5 次，\n"
             "最终结果取 3 个独立进程的算术平均值。\n\n| 模型 | pp512 | tg128 |\n|---|---:|---:|\n| Qwen3-0.6B | 381.24 tok/s | 54.49 tok/s |\n")
     assert items(text)["request_count"] == "declared"
+
+
+def test_fixed_generation_lengths_and_eos_switched_off_declare_the_completed_length():
+    # LABELLING.md (batch 3): a fixed generation length stated for the benchmark declares completed length and stopping;
+    # outputs forced past EOS run to the requested length.
+    cases = [
+        # real/batch7/n_llmfoundry_inference_bench.md l.86 (mosaicml/llm-foundry, Apache-2.0)
+        "We measured 30 tok/s on 1x A100 80GB with a fixed output length (64).\n",
+        # real/batch11/w_sglang_cutedsl_ar_fusion.md l.79-80 (sgl-project/sglang, Apache-2.0)
+        "Hardware: 8x B300. Workload: 1024 input and 1024 output tokens, every request the same length. TTFT 40 ms.\n",
+        # real/batch9/r_mistralrs_v093_report.md l.69 (EricLBuehler/mistral.rs, MIT)
+        "Output throughput 40 tok/s on 1x H100 with `--max-tokens 512`, EOS ignored.\n",
+        # real/batch14/ab_dynatree_papers_readme_zh.md l.225 (cny123222/DynaTree, MIT)
+        "在 1x A100 上测得 93 t/s，max_new_tokens=1000。所有 benchmark 都禁用 EOS token，确保生成指定数量的 tokens。\n",
+    ]
+    for text in cases:
+        assert items(text)["output_length_completed"] == "declared", text
+    # a cap on generated tokens is a requested length, not a completed one (aa_cllm_concurrency_report_zh.md l.352)
+    assert items("实测 40 tokens/s。\n\n- **最大生成token数**: 50\n")["output_length_completed"] != "declared"

@@ -73,7 +73,9 @@ GOODPUT = icase(r"goodput|SLO\s+attainment|requests?\s+(?:meeting|within)\s+(?:t
 SPEEDUP = icase(r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed-?up|higher\s+throughput|lower\s+latency)|"
                 r"speed-?ups?\b[^.\n|]{0,30}?\b\d+(?:\.\d+)?\s*[x×](?![\w])")
 # Outputs forced to their full length: ignore_eos set (not set to false), or EOS said to be ignored.
-EOS_IGNORED = icase(r"ignore[_-]eos(?!\s*[:=]\s*(?:false|0|no)\b)|\bEOS\s+(?:is|was|are|were)\s+ignored|ignor(?:e|es|ed|ing)\s+(?:the\s+)?EOS")
+EOS_IGNORED = icase(r"ignore[_-]eos(?!\s*[:=]\s*(?:false|0|no)\b)|\bEOS\s+(?:(?:is|was|are|were)\s+)?ignored|ignor(?:e|es|ed|ing)\s+(?:the\s+)?EOS|"
+                    # the EOS token switched off ("所有 benchmark 都禁用 EOS token", DynaTree README; "disable EOS")
+                    r"(?:禁用|关闭|忽略)\s*EOS|disabl(?:e|es|ed|ing)\s+(?:the\s+)?EOS\b")
 
 # "1,024 input tokens and 512 output tokens"
 IN_OUT_TOKENS = r"\d[\d,]*\s*k?\s*(?:input|prompt)\s+(?:tokens\s+)?(?:and|/|,|with)\s+\d[\d,]*\s*k?\s*output\s+tokens"
