@@ -343,3 +343,11 @@ def test_fixed_generation_lengths_and_eos_switched_off_declare_the_completed_len
         assert items(text)["output_length_completed"] == "declared", text
     # a cap on generated tokens is a requested length, not a completed one (aa_cllm_concurrency_report_zh.md l.352)
     assert items("实测 40 tokens/s。\n\n- **最大生成token数**: 50\n")["output_length_completed"] != "declared"
+
+
+def test_a_warm_up_excluded_from_the_metrics_accounts_for_the_dropped_sample():
+    # real/batch14/ab_ttmetal_specdec_3b.md l.10 and ab_ttmetal_specdec_8b.md l.128 (SliferSkyd/tt-metal, Apache-2.0):
+    # which sample was dropped and why (LABELLING.md exclusions: declared)
+    for text in ("## Test Configuration\n\n- Prompts: 10 diverse prompts (9 used for metrics, excluding warmup)\n\nAverage TTFT 121 ms.\n",
+                 "All metrics exclude warmup prompt. Average TTFT 121 ms.\n"):
+        assert items(text)["exclusions"] == "declared", text

@@ -94,7 +94,9 @@ def exclusions(ctx) -> TextFinding:
                r"\bignore\s+the\s+results?\s+(?:from|of)\s+(?:this|that|the\s+first)\b|"
                r"\binclude[sd]?\s+all\s+(?:\w+\s+)?requests\b|"
                # a warm-up counted out by name ("one excluded warmup", "3 discarded warmup passes"), "no invalid outputs"
-               r"\b(?:one|two|three|five|ten|\d+)\s+(?:excluded|discarded|dropped)\s+warm[- ]?ups?\b|\bno\s+invalid\s+(?:outputs|responses|results)\b")
+               r"\b(?:one|two|three|five|ten|\d+)\s+(?:excluded|discarded|dropped)\s+warm[- ]?ups?\b|\bno\s+invalid\s+(?:outputs|responses|results)\b|"
+               # "9 used for metrics, excluding warmup", "All metrics exclude warmup prompt" (tt-metal reports, batch 14)
+               r"\bexclud(?:e|es|ed|ing)\s+(?:the\s+)?(?:first\s+(?:run|request|prompt|iteration)|warm[- ]?up(?:\s+(?:prompts?|runs?|requests?|iterations?))?)\b")
     part = icase(r"outliers?\s+(?:were\s+)?(?:removed|excluded|dropped|filtered)|(?:removed|excluded|dropped|filtered)\s+outliers?|"
                  r"\bexclud\w+\s+(?:\w+\s+){0,3}?(?:requests?|samples?|runs?|outliers?|failures?|errors?)\b|\bfailed\s+requests")
     declared = list(ctx.d.hits(rx))
