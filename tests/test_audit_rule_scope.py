@@ -611,3 +611,13 @@ def test_a_setting_explained_as_the_most_that_fits_is_a_capacity_figure():
         assert rule(text, "capacity_vs_workload").status == "ok", text
     assert rule("We ran the snake-game prompts at 34 tok/s.\n\n```\nllama-server --ctx-size 28500\n```\n",
                 "capacity_vs_workload").status == "not_applicable"
+
+
+def test_at_the_same_time_in_chinese_prose_is_no_concurrency():
+    # real/batch14/aa_mnn_ios_readme_zh.md l.41, 68 (alibaba/MNN, Apache-2.0): '同时修改 ... 的模型路径' is "and also edit the
+    # model path"; the page runs one on-device generation, so its decode rate is one stream's (both labellers: ok)
+    text = ("## 测试结果\n\n- iPhone 11 : pefill 52.00 tok/s, decode 16.23 tok/s\n\n"
+            "备注：如测试其他模型，可以替换模型文件夹；同时修改 LLMInferenceEngineWrapper.m +38 的模型路径。\n")
+    assert rule(text, "throughput_basis").status == "ok"
+    # serving at the same time ('同时处理 8 个请求') still puts several streams in flight
+    assert rule(text + "\n服务端同时处理 8 个请求。\n", "throughput_basis").status == "unclear"

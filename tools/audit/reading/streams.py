@@ -39,6 +39,7 @@ SEVERAL_STREAMS = icase(r"\bbatch[\s_-]*size[s]?\s*(?:of\s+|=\s*|:\s*)?(?:[2-9]|
 
 ANY_CONCURRENCY = icase(r"concurren|\bbatch|\bparallel\s+(?:requests|sequences|users|streams|decod)|\busers\b|\bclients\b|\bcustomers\b|\btraffic\b|\bQPS\b|\bRPS\b|"
                         r"req(?:uest)?s?\s*/\s*s|requests?\s+per\s+second|request[-_ ]rate|in[- ]flight|--num-prompts|num_prompts|"
-                        r"并发|批|同时|多用户|同時|バッチ|並列")
+                        # 同时 / 同時 alone is "at the same time" in any sentence ("同时修改模型路径"): only with a verb of serving
+                        r"并发|批|同时(?:处理|服务|请求|运行|发送|推理|在线|访问|执行)|多用户|同時(?:処理|実行|リクエスト|接続)|バッチ|並列")
 """Anything that may put more than one stream in flight (batches, concurrency, users, clients, request rates): a
 write-up with none of it runs one stream at a time."""
