@@ -1380,3 +1380,11 @@ def test_a_price_per_million_tokens_is_not_a_hub_id():
     found = [f for f in report(text).items if f.id == "model_artifact"][0]
     assert found.status == "partial" and "0.35/1M" not in found.why
     assert items(text.replace("Llama 4 Scout", "meta-llama/Llama-4-Scout-17B-16E"))["model_artifact"] == "declared"
+
+
+def test_a_tool_named_after_a_model_family_is_no_model():
+    # real/batch7/n_ninehills_bench_readme.md l.58, 110 (ninehills/llm-inference-benchmark, MIT): the Hub ids name every
+    # measured variant; 'llama-cpp' in the results is the engine, not a vaguely named model (labellers: declared)
+    text = ("# Backend Benchmark\n\n| Backend | Model | tok/s |\n|---|---|---|\n| vllm | 01-ai/Yi-6B-Chat | 40.1 |\n"
+            "| llama-cpp | TheBloke/Yi-6B-GGUF | 30.2 |\n\nWe ran llama-bench and llama-server on 1x A100.\n")
+    assert items(text)["model_artifact"] == "declared"

@@ -38,6 +38,8 @@ _NOT_MODEL = re.compile(r"(?i)^(?:For[A-Z]\w*|Model\b|Tokenizer|Config|Attention
 # Families released once, one checkpoint per size: the size alone picks it ("OPT-30B", "GPT-J-6B", "gpt-oss-20b":
 # openai/gpt-oss-20b and -120b, no base or instruct split).
 _ONE_VERSION = re.compile(r"(?i)(?:meta[-\s])?(?:opt|gpt-j|gpt-neox|gpt-oss)-\d")
+# A family word that starts a tool's or engine's name ('llama-bench', 'llama-server', 'llamacpp'): not a model.
+_TOOL_NAME = re.compile(r"(?i)llama[-_.]?(?:bench|server|cli|cpp|swap|box|file|index|stack|factory)\b")
 _FILE = re.compile(r"(?i)\.(?:py|json|ya?ml|md|txt|sh|cpp|h|cu|png|jpg)$")
 _NUMBER_OWNER = re.compile(r"[\d.,]+/")
 """A number before the slash is a price or a ratio ("$0.35/1M tokens"), not a Hub owner."""
@@ -74,7 +76,7 @@ def model_mentions(ctx) -> tuple[list, list]:
         text = ctx.d.plains[i]
         if _NOT_MODEL.match(text, m.end()) or (i, m.start()) in spans or _inside(by_block.get(i, ()), m):
             continue
-        if _ENGINE_NAME.match(text, m.start()):
+        if _ENGINE_NAME.match(text, m.start()) or _TOOL_NAME.match(text, m.start()):
             continue
         word = text[m.start():m.end()]
         if re.search(r"For[A-Z]|Model$|Tokenizer|Config|Attention|Decoder", ctx.d.w.blocks[i].text[m.start():m.end()]):
