@@ -34,6 +34,8 @@ PATTERNS = [
     r"\b(?:\w+\s+)?(?:runs?|results?)\s+were|(?:\w+[-\s]){1,2}?bench|(?:a|zz\d?)+yy|\d[\d,]*\s+(?:of\s+)?vs",  # groups
     r"^\|?\s*(?:\w+\s*\|\s*)*?(?:ngl|threads)\s*\||(?m:x)?\bend",       # '^': only at 0; inline flags in a group
     r"(?m)^\s*tok|vllm",                                                # '^' in a multi-line pattern (left to finditer)
+    r"(?<![\w.])(\d+)\s*[x×]\s*(\d+)\s*(?:gpus?|x)|\b\d[\d,]*\s+tokens$",  # led by digits only: no literal, no walk
+    r"(total|mean)?\s*(input|output|tok)\s+(?:tokens?|len)|(\d+|[一两]+)\s*(?:张|块)\s*(h100|a100)",  # an optional start
 ]
 
 TEXT = ("| ngl | threads |\n./scripts/run_bench.sh and cfg.yaml to run, bench_client.py a.sh.sh.sh abczz abbyy yy 3x\n"
@@ -81,6 +83,14 @@ def test_patterns_with_literal_led_alternatives_get_a_plan_and_the_others_do_not
     assert match_starts(r"\d+\s*\w|[a-z]+\s+\d", 0) is None    # no alternative starts with (or is led to) a literal
     assert match_starts(r"a\d|b\d", 0) is None                 # one-character literals are no better than re's own skip
 
+
+def test_a_pattern_that_can_start_only_with_a_few_characters_is_searched_from_them():
+    # no literal-led or walked alternative: the pattern itself is the rest, led by the class of its first characters
+    plan = match_starts(r"(?<![\w.])(\d+)\s*x\s*(\d+)|\b\d+\s*gpus?", 0)
+    assert plan.literals == () and plan.walks == () and plan.rest.match("a 8x2", 2)
+    assert match_starts(r"(total|mean)?\s*(input|output)\s+tokens", 0).rest is not None  # blanks and a few letters
+    assert match_starts(r"(?<![\w/.:-])[a-z0-9][\w.-]*/\d{3}", 0) is None  # 36 first characters: broad
+    assert match_starts(r"(?<!\w)\w+\s+\d|\d+x", 0) is None  # a word character can start it
 
 def test_alternatives_led_by_class_runs_then_a_literal_are_walked_back_from_the_literal():
     plan = match_starts(r"(?<![\w/.-])[\w./-]+\.sh\b|\b(?:\w+\s+)?(?:runs?|results?)\s+were|\d+\s*x\b", 0)

@@ -47,6 +47,10 @@ _CHUNK = 32_768
 """Literal starts are looked up one chunk of text at a time: a reader that wants only the first match
 (``Document.first``) does not pay for looking them up in the whole text."""
 _BROAD = (r"\w", r"\W", r"\S", r"\D")
+_MOST_FIRST = 32
+"""A pattern with no literal-led or walked alternative is searched from its first characters (``_class_led``) only when
+fewer than this many printable ASCII characters can start a match (a third of them): past that, nearly every position
+of a text is tried either way, and each start found costs a try in Python."""
 # Groups referred to by number or name: an alternative read on its own would refer to another group.
 _REFERENCES = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
 
@@ -158,7 +162,7 @@ def _rest(alternatives: list[str], flags: int) -> re.Pattern[str]:
 def match_starts(pattern: str, flags: int) -> Starts | None:
     """How to find where the matches of a case-sensitive ``pattern`` can start, or None when that cannot be
     exact (verbose, inline flags, references to groups, matches of the empty string) or cannot help (no
-    alternative starts with a literal)."""
+    alternative starts with a literal or is walked, and the characters a match can start with are many: ``_class_led``)."""
     if (flags & (re.VERBOSE | re.IGNORECASE | re.LOCALE) or "(?#" in pattern or _REFERENCES.search(pattern)
             or pattern.startswith("(?") and pattern[2:3].isalpha()):
         return None
@@ -183,12 +187,28 @@ def match_starts(pattern: str, flags: int) -> Starts | None:
             else:
                 rest.append(alternative)
         if not literals and not walks:
-            return None
+            return _class_led(pattern, flags)
         # a literal that starts with another one occurs only where that one does
         kept = tuple(sorted(lit for lit in literals if not any(lit != o and lit.startswith(o) for o in literals)))
         return Starts(kept, _rest(rest, flags) if rest else None, tuple(walks))
     except (re.error, RecursionError):
         return None
+
+
+def _class_led(pattern: str, flags: int) -> Starts | None:
+    """A plan for a pattern none of whose alternatives starts with a literal or is walked: the whole pattern as the
+    ``rest``, led by the class of the characters a match can start with (``_rest``), when that class is narrow (no
+    ``\\w``, ``\\W``, ``\\S``, ``\\D``; fewer than ``_MOST_FIRST`` printable ASCII characters, such as the digits of
+    ``(?<![\\w.])(\\d+)\\s*x``). ``re`` then skips in C to the characters that can start a match, where the guarded
+    pattern (reading.firstchars) is tested at every position; ``matches`` tries the pattern where the rest finds a
+    start, which is where the pattern matches. None otherwise (``re`` skips ahead by itself, or the class is broad)."""
+    chars = first_class(pattern, flags)
+    if chars is None or any(broad in chars for broad in _BROAD):
+        return None
+    leading = re.compile("[" + chars + "]")
+    if sum(1 for k in range(32, 127) if leading.match(chr(k))) >= _MOST_FIRST:
+        return None
+    return Starts((), _rest([pattern], flags))
 
 
 def narrowed(starts: Starts | None, may_occur) -> Starts | None:
