@@ -231,3 +231,15 @@ def test_the_tables_of_a_block_are_those_read_from_it_in_order():
     for i in range(len(doc.w.blocks)):
         assert doc.tables_at(i) == [t for t in doc.tables if t.block == i]
     assert [len(doc.tables_at(i)) for i in range(len(doc.w.blocks))] == [0, 1, 0, 1]
+
+
+def test_a_bare_table_under_a_unit_caption_reports_token_rates_with_their_spread():
+    # real/batch13/j_premai_llama2_engines.md l.10-16 (SOURCES.md: premAI-io/benchmarks, MIT): the metric and unit sit only
+    # in the caption '(unit: Tokens / second)', the cells carry a spread ('36.78 ± 2.17'); both labellers read token rates
+    from llm_inference_fundamentals.tools.audit import AuditRequest, audit_benchmark
+
+    text = ("**Performance Metrics:** (unit: Tokens / second)\n\n| Engine | float32 | float16 |\n|---|---|---|\n"
+            "| [candle](/bench_candle/) | - | 36.78 ± 2.17 |\n| [vllm](/bench_vllm/) | 90.78 ± 1.60 | 90.54 ± 2.22 |\n")
+    rules = {f.id: f for f in audit_benchmark(AuditRequest(text=text)).rules}
+    assert rules["throughput_basis"].status == "unclear" and "36.78" in rules["throughput_basis"].why
+    assert rules["evidence_class"].status == "ok"

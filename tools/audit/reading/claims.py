@@ -36,8 +36,11 @@ _METRICS: list[tuple[str, re.Pattern[str]]] = [(name, re.compile(rx, re.I)) for 
     ("e2e", r"\bE2EL?\b|end[- ]to[- ]end|request\s+latency|\blatency\b|延迟|遅延|レイテンシ"),
 ]]
 _STAT = re.compile(r"\b[pP](\d{2}(?:\.\d+)?)\b|\b(\d{2}(?:\.\d+)?)\s*%|\b(median|mean|avg|average|ave|max|min|std|stddev)\b|(平均|中位数|最大|最小)", re.I)
-_UNIT = re.compile(r"\(\s*(ms|s|sec|seconds|tok(?:en)?s?/s(?:ec)?|req/s|x|%)\s*\)|\b(ms|tok(?:en)?s?/s(?:ec)?|req/s)\b|(?<=\d)\s*(s|x|×|%)\b", re.I)
-_NUMBER = re.compile(r"^[~≈<>≤≥]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(ms|s|x|×|%|tok/s|GB/s)?\s*$", re.I)
+# token rates also spaced or spelled out ("(unit: Tokens / second)", premAI-io/benchmarks)
+_UNIT = re.compile(r"\(\s*(ms|s|sec|seconds|tok(?:en)?s?\s*/\s*s(?:ec(?:ond)?)?|req/s|x|%)\s*\)|"
+                   r"\b(ms|tok(?:en)?s?\s*/\s*s(?:ec(?:ond)?)?|tokens?\s+per\s+second|req/s)\b|(?<=\d)\s*(s|x|×|%)\b", re.I)
+# a value, with its spread when given ("36.78 ± 2.17", premAI-io/benchmarks)
+_NUMBER = re.compile(r"^[~≈<>≤≥]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(ms|s|x|×|%|tok/s|GB/s)?\s*(?:(?:±|\+/-)\s*\d[\d,]*(?:\.\d+)?\s*)?$", re.I)
 
 
 @dataclass
@@ -131,6 +134,8 @@ def table_claims(table: Table) -> list[Claim]:
                 if specific in _SPECIFIC_LATENCY:
                     metric = specific
             unit = (m.group(3) or "").lower() or _unit(column) or _unit(row_text) or (_unit(context) if label == context else None)
+            if metric is None and _generic(column) and _generic(row_text) and _unit(context) == "tok/s":
+                metric, unit, label = "throughput", "tok/s", context  # "(unit: Tokens / second)" above a bare table: token rates
             if unit in ("ms", "s") and metric in _AS_LATENCY:
                 metric = _AS_LATENCY[metric]  # "prefill 100 tokens (ms)" is a time, not a rate
             stat = stat_of(column) or stat_of(row_text)
