@@ -351,3 +351,14 @@ def test_a_warm_up_excluded_from_the_metrics_accounts_for_the_dropped_sample():
     for text in ("## Test Configuration\n\n- Prompts: 10 diverse prompts (9 used for metrics, excluding warmup)\n\nAverage TTFT 121 ms.\n",
                  "All metrics exclude warmup prompt. Average TTFT 121 ms.\n"):
         assert items(text)["exclusions"] == "declared", text
+
+
+def test_a_ratio_of_latency_is_no_latency_value():
+    # LABELLING.md (batches 7-9): "a ratio of latency ... is not a per-request latency value: latency_distributions stays
+    # missing when nothing else is reported". real/batch14/ab_kvzip_readme.md l.18 (snu-mllab/KVzip, MIT) and
+    # real/batch9/t_lmcache_cohere_coreweave.md l.56 (LMCache blog, MIT)
+    for text in ("KVzip compresses the KV cache by 3-4x and gives a 2× decrease in decoding latency on 1x A100.\n",
+                 "Results on 8x H100: 22–32% lower TTFT and 41% higher decoding throughput with LMCache.\n"):
+        assert items(text)["latency_distributions"] == "missing", text
+    # a value beside the ratio is one (partial: no distribution)
+    assert items("On 1x A100, TTFT drops from 820 ms to 410 ms, a 2x reduction.\n")["latency_distributions"] == "partial"

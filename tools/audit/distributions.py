@@ -74,6 +74,12 @@ _NOT_A_TIME = re.compile(r"[\s-]*(?:pipelines?|tests?|testing|training|flows?|wo
                          r"solutions?|systems?|stack|support|demo|sensitive|critical|bound|constrained|oriented)\b", re.I)
 
 
+_RATIO = re.compile(r"\d[\d.,]*\s*(?:[-–~]\s*\d[\d.,]*\s*)?(?:x|×|%|倍|times)(?![A-Za-z])", re.I)
+"""A ratio or a percentage ("2.2x", "22-32%", "5.7倍"): a change of latency, not a latency value."""
+_VALUE = re.compile(r"(?<![A-Za-z0-9_.])\d[\d,.]*(?:\s*(?:ms|s|sec|secs|seconds?|µs|us|min)\b|\s*(?:毫秒|秒)|(?![A-Za-z0-9_]))")
+"""A number standing alone or with a time unit, not inside a name ('A100', 'H20', 'Llama-3')."""
+
+
 def _latency_figures(ctx) -> list:
     """Latency figures of the measured runs: TTFT, TPOT, ITL, E2E, ms per token (tables included), and
     single-stream decode rates (a one-user tok/s is a latency figure)."""
@@ -84,7 +90,9 @@ def _latency_figures(ctx) -> list:
         figs = figures(ctx)
     finally:
         ctx.d.default_scope = saved
-    found = [h for h in figs["lat"] + figs["tpot"] if re.search(r"\d", ctx.d.sentence(*h))
+    # a value, not only a ratio: "22-32% lower TTFT", "reduces latency by 2.2x" are no per-request latency (LABELLING.md,
+    # batches 7-9)
+    found = [h for h in figs["lat"] + figs["tpot"] if _VALUE.search(_RATIO.sub(" ", ctx.d.sentence(*h)))
              and not _NOT_A_TIME.match(ctx.d.plains[h[0]], h[1].end())]
     if not found:  # a table column of latency figures (header, glossary, caption or heading names the metric)
         from .reading.claims import LATENCY_METRICS
@@ -98,10 +106,6 @@ def _latency_figures(ctx) -> list:
         from .rules.timing import single_stream_rates
 
         found = single_stream_rates(ctx)
-    if not found:  # a ratio of latency ("1.5倍的推理延迟减少") is a latency figure (LABELLING.md, speed-up ratios)
-        from .reading.mentions import ratio_claims
-
-        found = [(i, m) for i, m, kind in ratio_claims(ctx) if kind == "latency"]
     return found[:3]
 
 
