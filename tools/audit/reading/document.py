@@ -44,8 +44,9 @@ _MARKUP = re.compile(r"[*`]")  # (the marks Document blanks in the scanned copie
 # "(?<!`)`..." it tried the look-behind at every position of every prose block. The same matches, spans and group.
 _INLINE_CODE = re.compile(r"`(?<!``)([^`\n]{3,2000})`(?!`)")
 _SOFT_WRAP = re.compile(r"(?<![:])\n(?=[ \t]*[a-z0-9(`'\"])(?![ \t]*[\w -]{1,30}:\s)|(?<=[，、])\n")
-_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n|。！？；]")
-_PROSE_STOPS = re.compile(r"(?<!\d)\.(?!\d)|[!?;|。！？；]|(?!" + _SOFT_WRAP.pattern + r")\n")
+# a period glued to the next word ("llama.cpp", "vllm.entrypoints") ends no sentence
+_STOPS = re.compile(r"(?<!\d)\.(?![\dA-Za-z_])|[!?;\n|。！？；]")
+_PROSE_STOPS = re.compile(r"(?<!\d)\.(?![\dA-Za-z_])|[!?;|。！？；]|(?!" + _SOFT_WRAP.pattern + r")\n")
 # Every stop is one character: the same matches are found behind a class of the stop characters, which ``re`` skips
 # to in C, with the stop's own conditions checked where one stands (``_one_character``); not tried at every position.
 _STOP_CHARS = "[.!?;|。！？；\n]"
