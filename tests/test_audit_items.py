@@ -1388,3 +1388,13 @@ def test_a_tool_named_after_a_model_family_is_no_model():
     text = ("# Backend Benchmark\n\n| Backend | Model | tok/s |\n|---|---|---|\n| vllm | 01-ai/Yi-6B-Chat | 40.1 |\n"
             "| llama-cpp | TheBloke/Yi-6B-GGUF | 30.2 |\n\nWe ran llama-bench and llama-server on 1x A100.\n")
     assert items(text)["model_artifact"] == "declared"
+
+
+def test_a_compute_backend_named_with_its_version_or_as_the_runtime_makes_kernels_partial():
+    # LABELLING.md (batches 7-9): a compute backend named for the runs makes kernels partial.
+    # real/batch11/x_llama_cu_awq_readme.md l.3 ('Pure Cuda inference'), real/batch14/ab_dynatree_papers_readme_zh.md
+    # ('NVIDIA GPU with CUDA'), the ROCm build of a TGI image (real/batch13/k_dstack_mi300x_inference.md)
+    for text in ("Pure Cuda inference: 40 tok/s on 1x RTX 4090.\n",
+                 "We ran TGI with the ROCm 6.1 build on 1x MI250: TTFT 80 ms.\n",
+                 "Requirements: GPU: NVIDIA GPU with CUDA 12.1. We measured 93 t/s on 1x RTX 4090.\n"):
+        assert items(text)["kernels"] == "partial", text
