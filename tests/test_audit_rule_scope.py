@@ -572,6 +572,10 @@ def test_ollama_verbose_eval_rate_is_a_decode_rate_the_tool_defines():
             "the `eval rate` lines.\n\n    eval count:           402 token(s)\n    eval duration:        5.62s\n"
             "    eval rate:            71.53 tokens/s\n")
     assert rule(text, "tpot_definition").status == "ok"
+    # the printout alone, with the command not quoted, names the same definition
+    printout = ("# Laptop\n\nOne prompt at a time on my M3 Max, 402 tokens generated.\n\n    eval count:           402 token(s)\n"
+                "    eval duration:        5.62s\n    eval rate:            71.53 tokens/s\n")
+    assert rule(printout, "tpot_definition").status == "ok"
 
 
 def test_sweep_bench_s_pp_and_s_tg_columns_name_the_tokens_they_count():

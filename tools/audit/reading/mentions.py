@@ -10,7 +10,8 @@ from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TP
 from .document import Spot
 from .vocabulary import BENCH_TOOLS, ENGINES
 
-__all__ = ["comparison_hits", "compares", "listed_only", "decode_rates", "figures", "in_link_text", "ratio_claims", "tool_named", "within"]
+__all__ = ["comparison_hits", "compares", "decode_rates", "figures", "in_link_text", "listed_only", "ratio_claims", "tool_named",
+           "within"]
 
 _RATIO = icase(r"\b\d+(?:\.\d+)?\s*(?:[x×]|times)(?![\w])(?!\s*(?:nvidia\s+|amd\s+)?[a-z]{1,3}\d)|\b\d+(?:\.\d+)?\s*%\s+(?:faster|higher|lower|more|less|better|"
                r"speed-?up|improvement|reduction|increase)|(?:\d+(?:\.\d+)?|[一二三四五六七八九十]+)\s*倍|(?:提高|提升|加速)\s*(?:了\s*)?\d+(?:\.\d+)?\s*%|"

@@ -109,7 +109,7 @@ _DEFINING_TOOLS = icase(r"vllm\s+bench\s+serve|benchmark_serving(?:\.py)?|sglang
                         # printouts and clients whose per-token figure is their own computation (batches 6-10)
                         r"llama_print_timings|llama_perf_context_print|\bevalscope\s+perf\b|\bvllm-benchmark\b|benchmark_genai|\basiai\b|"
                         # `ollama run --verbose`, whose printout gives 'eval rate' = eval count / eval duration
-                        r"\bollama\s+run\b[^\n]*--verbose|^\s*eval\s+rate:")
+                        r"\bollama\s+run\b[^\n]*--verbose|(?m:^)\s*eval\s+rate:")
 _SINGLE_SEQUENCE_TOOLS = icase(r"llama-bench|mlx_lm\.generate|litgpt\s+generate|mistralrs[- ]bench|\btg\d{2,}\b")
 
 
