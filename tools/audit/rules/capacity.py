@@ -18,6 +18,7 @@ _CAPACITY_LABEL = icase(r"\bcontext\s+(?:size|length|window)\b|\bcache\s+length\
 _ENGINE_LOG = icase(r"GPU\s+KV\s+cache\s+size|maximum\s+concurrency\s+for|#\s*GPU\s+blocks")
 
 
+# a setting explained as the most that fits: a capacity, not a bare flag
 _MOST_THAT_FITS = r"\d[\d,.]*\s*[kK]?\b[^.\n\d]{0,12}?\bmax(?:imum)?\b(?:\s+[\w-]+){0,2}?\s+(?:that|which)\s+(?:can\s+)?fits?\b"
 _FITS = icase(_MOST_THAT_FITS)
 
@@ -68,9 +69,7 @@ def capacity_vs_workload(ctx) -> TextFinding:
         if code_cap and ctx.d.first(icase(r"so\s+(?:the|it|one)|in\s+practice|which\s+means|therefore"), ("paragraph", "list_item")):
             found = code_cap
         elif fits := [h for h in code_cap if _FITS.search(h[1].group(0))]:
-            i, m = fits[0]
-            return TextFinding("capacity_vs_workload", "ok", f"line {ctx.d.ev(i, m.start())[0]} sets a capacity as the most that "
-                               "fits, and no sentence reads it as served load", ctx.d.evidence(fits[:1]))
+            found = fits  # a command's setting explained as the most that fits: judged below like one in prose
         elif logged := [h for h in code_cap if _ENGINE_LOG.match(h[1].group(0))]:
             # the engine's start-up log quoted in the write-up reports a capacity (LABELLING.md: "max concurrency" from a
             # log is a capacity figure); a flag alone is not one
