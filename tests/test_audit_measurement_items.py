@@ -40,6 +40,9 @@ def test_a_news_line_whose_only_digits_are_a_date_reports_no_figure():
     # (greatly reducing latency) names latency with no figure; the labellers: no latency figure
     text = "- [26/06/04] 我们发布了 **Stem**，一种稀疏注意力算法，在大幅降低延迟的同时实现几乎无损的生成质量。\n"
     assert items(text)["latency_distributions"] == "missing"
+    assert items("- [2024-02-03] We released Stem, greatly reducing latency.\n")["latency_distributions"] == "missing"
+    # a value that looks like a year and a fraction is still a value
+    assert items("TTFT was 1024.5 ms.\n")["latency_distributions"] == "partial"
 
 
 def test_tg128_decode_rates_are_single_stream_latency_figures():

@@ -38,8 +38,10 @@ def in_link_text(text: str, pos: int) -> bool:
     return any(m.start(1) <= pos < m.end(1) for m in _LINK_TEXT.finditer(text))
 
 
-_DATE = re.compile(r"\b(?:\d{4}[/.-]\d{1,2}(?:[/.-]\d{1,2})?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\b")
-"""A date ('[26/06/04]', '2025-03-14'): a block whose only digits are one reports no figure."""
+_DATE = re.compile(r"\b(?:19|20)\d{2}([/-])(?:0?[1-9]|1[0-2])(?:\1(?:0?[1-9]|[12]\d|3[01]))?\b|"
+                   r"\b(?:19|20)\d{2}\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01])\b|\b\d{1,2}([/.-])\d{1,2}\2\d{2,4}\b")
+"""A date ('[26/06/04]', '2025-03-14', '2024/02'), not a value ('1024.5 ms'): a block whose only digits are one reports
+no figure."""
 
 
 def figures(ctx):
