@@ -198,12 +198,12 @@ def classify_blocks(blocks: list[Block], texts: list[str], table_figures: bool =
             while stack and stack[-1][0] >= block.level:
                 stack.pop()
             own = _heading_scope(text)
-            title = text.strip().strip("#").strip()
-            if own == "howto" and stack and stack[-1][2] and not _HOWTO.search(_DEPLOY.sub(" ", title)):
+            heading = text.strip().strip("#").strip()
+            if own == "howto" and stack and stack[-1][2] and not _HOWTO.search(_DEPLOY.sub(" ", heading)):
                 # "在 A800 集群上部署 DeepSeek-R1" under "性能数据": the deployment that was measured, not a guide
                 own = "run"
             current = own or (stack[-1][1] if stack else "run")
-            explicit = (own == "run" and not _HOWTO.search(title)) or (own is None and bool(stack) and stack[-1][2])
+            explicit = (own == "run" and not _HOWTO.search(heading)) or (own is None and bool(stack) and stack[-1][2])
             stack.append((block.level, current, explicit))
             scopes.append(current if current != "run" else "run")
             intro = ""
