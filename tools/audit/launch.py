@@ -16,7 +16,7 @@ from .reading.anchors import anchors, in_results, uncovered
 from .reading.document import Spot
 from .reading.lexicon import icase
 from .reading.statements import capability
-from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINES, engine_key
+from .reading.vocabulary import BENCH_TOOLS, CLIENT_FLAGS, ENGINE_RX, engine_key
 
 __all__ = ["launch_command"]
 
@@ -179,13 +179,12 @@ def _intro(ctx, i: int) -> str:
 def _engines_without_command(ctx, commands) -> list[str]:
     """Engines whose results are reported (named with a reported result) that no launch command
     starts; the command's engine comes from the tool table or from the engine named in the command line."""
-    rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
-    measured = {engine_key(x) for x in in_results(ctx, rx)}
+    measured = {engine_key(x) for x in in_results(ctx, ENGINE_RX)}
     if len(measured) < 2:
         return []
     started: set[str] = {engine_key(c.engine) for c in ctx.d.commands if c.engine and ctx.d._run[c.block] and c.role != "client"}
     for i, m in commands:
-        started |= {engine_key(x.group(0)) for x in rx.finditer(ctx.d.line_text(i, m.start()))}
+        started |= {engine_key(x.group(0)) for x in ENGINE_RX.finditer(ctx.d.line_text(i, m.start()))}
     from .stack import engine_mentions  # stack re-exports this module's item: imported when first judged
 
     names = {engine_key(m.group(0)): m.group(0) for _, m in engine_mentions(ctx)}

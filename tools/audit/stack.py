@@ -15,7 +15,7 @@ from .reading.document import Spot
 from .reading.lexicon import INFERENCE, TP_RX, TRAINING, icase
 from .reading.mentions import compares
 from .reading.statements import capability, glued
-from .reading.vocabulary import ENGINES, FAMILIES, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
+from .reading.vocabulary import ENGINE_RX, ENGINES, FAMILIES, GPU, GPU_RX, VERSION, engine_key, patterns, vague_version, vocabulary_entry
 from .reading.setups import SetupMention, find_setups
 from .findings import TextFinding, cite, partial_where_uncovered, quote_anchor, run_setting, status_of
 from .reading.flagvalues import definite
@@ -166,11 +166,9 @@ def engine_mentions(ctx):
 
 def _engine_names(ctx, scope: str | None) -> list:
     """Engine names in the given view of the text ('run' by default, 'any' for the whole document)."""
-    # ASCII word edges: in Chinese or Japanese text the name touches other word characters ("比较了lightllm和").
-    engine_rx = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
     # "what vLLM calls TPOT", "vLLM's definition": the engine named as the authority of a term, not one that ran
     term = re.compile(r"(?:'s)?\s+(?:calls?|defines?|definitions?|terminology|conventions?|naming|names?\s+it)\b", re.I)
-    found = [(i, m) for i, m in ctx.d.hits(engine_rx, scope=scope)
+    found = [(i, m) for i, m in ctx.d.hits(ENGINE_RX, scope=scope)
              if not re.match(r"(?i)vllm\s+bench", ctx.d.plains[i][m.start():m.start() + 12])
              and not term.match(ctx.d.plains[i], m.end()) and not _inside_identifier(ctx.d.plains[i], m)
              and not _navigation(ctx.d.w.blocks[i])]
@@ -247,13 +245,12 @@ def engines_without(ctx, hits) -> list:
         engines.setdefault(engine_key(m.group(0)), (i, m))
     if len(engines) < 2:
         return []
-    rx = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
     covered: set[str] = set()
     for i, m in hits:
         command = ([c for c in ctx.d.commands if c.block == i and c.start <= m.start()] or [None])[-1]
         command = command if command is not None and command.engine else None
         sentence = ctx.d.line_text(i, m.start())
-        named = {engine_key(command.engine)} if command else {engine_key(x.group(0)) for x in rx.finditer(sentence)}
+        named = {engine_key(command.engine)} if command else {engine_key(x.group(0)) for x in ENGINE_RX.finditer(sentence)}
         if not named or not command and re.search(r"(?i)\b(?:all|both|every|each)\b|所有|全部|两者", sentence):
             return []
         covered |= named

@@ -8,7 +8,7 @@ import re
 
 from .lexicon import DIGIT, GOODPUT, LAT_KW, RATE_FIG, REQ_RATE_FIG, SPEEDUP, TPOT_KW, icase
 from .document import Spot
-from .vocabulary import BENCH_TOOLS, ENGINES
+from .vocabulary import BENCH_TOOLS, ENGINE_RX
 
 __all__ = ["comparison_hits", "compares", "decode_rates", "figures", "in_link_text", "listed_only", "ratio_claims", "tool_named",
            "within"]
@@ -178,7 +178,7 @@ def listed_only(ctx, hits) -> bool:
     for i, m in hits:
         if ctx.d.w.blocks[i].kind != "table" or _COMPARISON.search(m.group(0)) or _BASELINE_CELL.search(ctx.d.plains[i]):
             return False
-        if len({e.group(0).lower() for e in _ENGINE_NAME.finditer(ctx.d.header(i))}) >= 2 or _toggled_rows(ctx.d.plains[i]):
+        if len({e.group(0).lower() for e in ENGINE_RX.finditer(ctx.d.header(i))}) >= 2 or _toggled_rows(ctx.d.plains[i]):
             return False
     return True
 
@@ -199,7 +199,6 @@ _NEGATED_LABEL = re.compile(r"(?:dis|non-?|un|no\s+|w/o\s+|without\s+)(?=\w)")
 
 _BASELINE_CELL = re.compile(r"(?:^|\|)\s*(?:\w+\s+)?(?:baseline|reference|vanilla|original|default|w/o\b|without\b|基线|基准|原始|默认)", re.I | re.M)
 """A table row or column labelled as the baseline ('| Baseline |', '| vanilla HF |', '| w/o X |')."""
-_ENGINE_NAME = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")
 
 
 def _comparisons(ctx):

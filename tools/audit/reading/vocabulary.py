@@ -15,6 +15,7 @@ __all__ = [
     "BENCH_TOOLS",
     "CLIENT_FLAGS",
     "ENGINES",
+    "ENGINE_RX",
     "FAMILIES",
     "FORMATS",
     "GPU",
@@ -48,6 +49,9 @@ GPU: str = GPU_VENDOR + "(?:" + GPU_NAMES + ")"
 """An accelerator product name, with an optional vendor word."""
 # ASCII word edges: in Chinese or Japanese text the name touches other word characters ("80G的A800显卡").
 GPU_RX = re.compile(r"(?<![A-Za-z0-9_/.-])" + GPU + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+# ASCII word edges again ("vLLMなど", "比较了lightllm和"): no \b beside CJK text.
+ENGINE_RX = re.compile(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])", re.IGNORECASE)
+"""An inference engine's name as a word of its own."""
 BENCH_TOOLS: str = "|".join(_DATA["benchmark_tools"]["patterns"])
 """Benchmark client command names (regex alternation)."""
 FORMATS: str = "|".join(_DATA["weight_formats"]["patterns"])

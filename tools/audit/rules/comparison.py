@@ -8,7 +8,7 @@ import re
 from ..findings import TextFinding, hit_text
 from ..reading.lexicon import icase
 from ..reading.mentions import comparison_hits, listed_only
-from ..reading.vocabulary import ENGINES
+from ..reading.vocabulary import ENGINE_RX, ENGINES
 from .baseline import baseline_elsewhere
 from .sides import compared_sides, differences, format_classes
 from .trend import confounded_trend
@@ -154,10 +154,9 @@ def _against_a_bound(ctx, hit) -> bool:
     """A measurement set against a theoretical or link maximum is not a comparison of stacks."""
     sentence = ctx.d.sentence(*hit)
     return bool(re.search(r"(?:than|vs\.?|versus|against|of|to)\s+(?:the\s+)?(?:theoretical|peak|line[- ]rate|link|spec(?:ified)?|nominal|"
-                          r"maximum|max|hardware)\b", sentence, re.I)) and not re.search(_ENGINE_WORDS, sentence, re.I)
+                          r"maximum|max|hardware)\b", sentence, re.I)) and not ENGINE_RX.search(sentence)
 
 
-_ENGINE_WORDS = r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])"
 
 
 def _fixed_stack(ctx) -> bool:

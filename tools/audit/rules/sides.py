@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..reading.lexicon import icase
-from ..reading.vocabulary import ENGINES, FORMATS, GPU_RX, engine_key
+from ..reading.vocabulary import ENGINE_RX, FORMATS, GPU_RX, engine_key
 
 __all__ = ["Side", "compared_sides", "differences", "format_classes"]
 
-_ENGINE_RX = icase(r"(?<![A-Za-z0-9_])(?:" + ENGINES + r")(?![A-Za-z0-9_])")  # "vLLMなど": no \b beside CJK
 _FORMAT_RX = icase(r"(?<![A-Za-z0-9])(?:" + FORMATS + r")(?![A-Za-z0-9])")
 _KERNEL_RX = icase(r"flashinfer|flash[-\s]?attention(?:[-\s]?[234])?|\bFA[234]\b|\btriton\s+kernels?|xformers|\baiter\b|cutlass|\bmarlin\b|machete|flashmla")
 _CACHE_ON = icase(r"(?:prefix|prompt|radix)[- ]cach\w*[^.;|\n]{0,30}?\b(?:on|enabled)\b|enable[-_]prefix[-_]caching(?!\s*=\s*false)")
@@ -63,7 +62,7 @@ def _kv_before(text: str, start: int) -> bool:
 def _values(text: str) -> list[tuple[int, str, str]]:
     """(offset, dimension, value) of every stack value in ``text``."""
     out = []
-    for m in _ENGINE_RX.finditer(text):
+    for m in ENGINE_RX.finditer(text):
         if not re.match(r"(?i)vllm\s+bench", text[m.start():m.start() + 12]):
             out.append((m.start(), "engine", engine_key(m.group(0))))
     for m in _ENGINE_FEATURE.finditer(text):  # a feature only one engine has names that engine ("radix cache" is SGLang's)
@@ -192,7 +191,7 @@ def _normal(dim: str, cell: str) -> str:
         classes = format_classes(m.group(0) for m in _FORMAT_RX.finditer(cell))
         return ",".join(sorted(classes)) or cell.lower()
     if dim == "engine":
-        m = _ENGINE_RX.search(cell)
+        m = ENGINE_RX.search(cell)
         return engine_key(m.group(0)) if m else cell.lower()
     if dim == "gpu":
         m = GPU_RX.search(cell)
