@@ -154,7 +154,7 @@ def _table_extent(table: Any, state: Any, start: int, end: int, silent: bool) ->
     delimiter rows). The rows are then walked as its loop walks them: a row ends the table where the stock rule
     stops (less indented, a block that interrupts a blockquote, a blank or code-indented line, or more than
     ``MAX_AUTOCOMPLETED_CELLS`` cells missing against the header), and only each row's cell count is taken.
-    Used only with the markdown-it rule it mirrors (``_parser``); tests/test_audit_reading.py checks both agree.
+    Used only with the markdown-it rule it mirrors (``_parser``); tests/test_audit_table_extent.py checks both agree.
     """
     if not table(state, start, end, True):
         return False

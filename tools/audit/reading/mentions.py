@@ -44,18 +44,26 @@ _DATE = re.compile(r"\b(?:19|20)\d{2}([/-])(?:0?[1-9]|1[0-2])(?:\1(?:0?[1-9]|[12
 no figure."""
 
 
+def _numeric(ctx, i: int) -> bool:
+    """Whether block ``i`` holds a number other than a date: asked only of blocks that name a metric, once per block
+    for both views (the text is the same)."""
+    memo = ctx.cache.setdefault("numeric", {})
+    if i not in memo:
+        text = ctx.d.plains[i]
+        memo[i] = bool(DIGIT.search(text)) and bool(DIGIT.search(_DATE.sub("", text)))
+    return memo[i]
+
+
 def figures(ctx):
     """Latency, decode-rate, throughput and goodput figures (block, match)."""
     key = "figs:" + ctx.d.default_scope  # items read the 'run' view, rules the 'claims' view: one cache per view
     if key in ctx.cache:
         return ctx.cache[key]
-    numeric = {i for i, text in enumerate(ctx.d.plains) if DIGIT.search(text) and DIGIT.search(_DATE.sub("", text))}
-    if ctx.d.first(SPEEDUP):  # "2.3x faster" in tokens per second: the metric is named without a number
-        numeric = set(range(len(ctx.d.plains)))
-    lat, tpot, rate, req = ([h for h in ctx.d.hits(rx) if h[0] in numeric]
+    every = bool(ctx.d.first(SPEEDUP))  # "2.3x faster" in tokens per second: the metric is named without a number
+    lat, tpot, rate, req = ([h for h in ctx.d.hits(rx) if every or _numeric(ctx, h[0])]
                             for rx in (LAT_KW, TPOT_KW, RATE_FIG, REQ_RATE_FIG))
     rate += [h for h in ctx.d.hits(icase(r"\b(?:output|input|total|prompt|generation)[_ ](?:token[_ ])?throughput\b"),
-                                   ("paragraph", "list_item")) if h[0] in numeric]
+                                   ("paragraph", "list_item")) if every or _numeric(ctx, h[0])]
     # "[DistServe: ... for Goodput-optimized LLM Serving](https://arxiv.org/...)": a cited title names goodput, it reports none
     # ... and a '--goodput ttft:500' flag is the SLO a run is given, a setting, not a goodput it reports
     goodput = [(i, m) for i, m in ctx.d.hits(GOODPUT) if not in_link_text(ctx.d.w.blocks[i].text, m.start())
